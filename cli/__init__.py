@@ -1,0 +1,1 @@
+"""The `bbx` command line."""

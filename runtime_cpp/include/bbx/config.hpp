@@ -1,0 +1,91 @@
+// bbx/config.hpp — the target switch and the function-space macros used by every header.
+//
+// Exactly one of BBX_TARGET_AMD, BBX_TARGET_CUDA, BBX_TARGET_CPU is defined to 1:
+//   * AMD : compiled as HIP by hipcc or clang (`__HIP__`). With ROCm present `hip/hip_runtime.h`
+//           is used; with `-nogpuinc` (no ROCm) the attributes are spelled out by hand and only
+//           clang builtins (`__builtin_amdgcn_*`) are used.
+//   * CUDA: compiled by nvcc (`__CUDACC__`); HIP names are mapped onto CUDA in platform/cuda.hpp.
+//   * CPU : anything else (g++/clang as plain C++): the reference simulator in platform/cpu/.
+//
+// BBX_DEVICE_PASS is 1 while a device-side compilation pass runs (AMD or CUDA device code).
+#pragma once
+
+#if defined(__HIP__)
+#  define BBX_TARGET_AMD 1
+#  if defined(BBX_HEADER_FREE) || !__has_include(<hip/hip_runtime.h>)
+#    define BBX_HIP_HEADER_FREE 1
+#  else
+#    include <hip/hip_runtime.h>
+#  endif
+#elif defined(__CUDACC__)
+#  define BBX_TARGET_CUDA 1
+#  include <cuda_runtime.h>
+#else
+#  define BBX_TARGET_CPU 1
+#endif
+
+#if defined(BBX_TARGET_AMD) && defined(BBX_HIP_HEADER_FREE)
+#  define BBX_HOST_DEVICE __attribute__((host, device)) inline
+#  define BBX_DEVICE __attribute__((device)) inline
+#  define BBX_GLOBAL extern "C++" __attribute__((global))
+#  define BBX_SHARED __attribute__((shared))
+#elif defined(BBX_TARGET_AMD) || defined(BBX_TARGET_CUDA)
+#  define BBX_HOST_DEVICE __host__ __device__ inline
+#  define BBX_DEVICE __device__ inline
+#  define BBX_GLOBAL __global__
+#  define BBX_SHARED __shared__
+#else
+#  define BBX_HOST_DEVICE inline
+#  define BBX_DEVICE inline
+#  define BBX_GLOBAL
+#  define BBX_SHARED
+#endif
+
+#if (defined(BBX_TARGET_AMD) && defined(__HIP_DEVICE_COMPILE__)) || \
+    (defined(BBX_TARGET_CUDA) && defined(__CUDA_ARCH__))
+#  define BBX_DEVICE_PASS 1
+#endif
+
+// Hint that a loop with a static trip count should be fully unrolled.
+#if defined(BBX_TARGET_CPU) && defined(__GNUC__) && !defined(__clang__)
+#  define BBX_UNROLL _Pragma("GCC unroll 64")
+#else
+#  define BBX_UNROLL _Pragma("unroll")
+#endif
+
+// Dynamic-precondition checks: active in debug builds and on the CPU simulator (BBX_CHECKED),
+// compiled out of optimised device code. Static violations use static_assert instead.
+#if defined(BBX_TARGET_CPU) || defined(BBX_CHECKED) || !defined(NDEBUG)
+#  define BBX_ASSERTS_ENABLED 1
+#endif
+
+#if defined(BBX_TARGET_CPU)
+#  include <cstdio>
+#  include <cstdlib>
+#endif
+
+namespace bbx::detail {
+#if defined(BBX_TARGET_CPU)
+// The simulator installs a handler that reports the failing GPU thread and unwinds the launch;
+// plain host code prints and aborts.
+using assert_handler_t = void (*)(const char* what, const char* file, int line);
+inline assert_handler_t& assert_handler() {
+  static assert_handler_t handler = nullptr;
+  return handler;
+}
+[[noreturn]] inline void assert_fail(const char* what, const char* file, int line) {
+  if (assert_handler()) assert_handler()(what, file, line);
+  std::fprintf(stderr, "%s:%d: bbx check failed: %s\n", file, line, what);
+  std::abort();
+}
+#else
+[[noreturn]] BBX_HOST_DEVICE void assert_fail(const char*, const char*, int) { __builtin_trap(); }
+#endif
+}  // namespace bbx::detail
+
+#if defined(BBX_ASSERTS_ENABLED)
+#  define BBX_ASSERT(cond, what) \
+    ((cond) ? static_cast<void>(0) : ::bbx::detail::assert_fail(what, __FILE__, __LINE__))
+#else
+#  define BBX_ASSERT(cond, what) static_cast<void>(0)
+#endif

@@ -1,0 +1,164 @@
+"""The on-disk build cache: one directory per specialization key.
+
+Layout of `$BBX_CACHE_DIR` (default `~/.cache/bbx`):
+
+    <key[:2]>/<key>/            a published entry (never modified after publication)
+        manifest.json           what was built, from what, and the sha256 of every artifact
+        <artifacts>             e.g. the extension module, the generated sources, the build log
+    <key[:2]>/<key>.lock        a lock file serialising builders of this key
+    tmp/                        private staging directories of builds in progress
+
+Concurrent builders of one key take the lock in turn; the first builds and publishes with an
+atomic rename, the others find a valid entry and reuse it. An entry whose manifest is missing or
+unreadable, or whose artifacts no longer match their recorded hashes, is damaged: it is moved
+aside and rebuilt.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+MANIFEST = "manifest.json"
+CACHE_FORMAT = 1
+
+
+def default_cache_root() -> Path:
+    configured = os.environ.get("BBX_CACHE_DIR")
+    if configured:
+        return Path(configured).expanduser()
+    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "bbx"
+
+
+def specialization_key(components: dict[str, Any]) -> str:
+    """A stable hash of everything that determines a build (sorted, canonical JSON)."""
+    canonical = json.dumps(components, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(canonical.encode()).hexdigest()[:32]
+
+
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A published, validated cache entry."""
+
+    key: str
+    path: Path
+    manifest: dict[str, Any]
+
+    def artifact(self, name: str) -> Path:
+        return self.path / name
+
+
+class BuildCache:
+    def __init__(self, root: Path | None = None) -> None:
+        self.root = root or default_cache_root()
+
+    def entry_dir(self, key: str) -> Path:
+        return self.root / key[:2] / key
+
+    @contextmanager
+    def _locked(self, key: str) -> Iterator[None]:
+        lock_path = self.root / key[:2] / f"{key}.lock"
+        lock_path.parent.mkdir(parents=True, exist_ok=True)
+        with lock_path.open("a") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
+    def lookup(self, key: str) -> Entry | None:
+        """The valid entry for `key`, or None (a damaged entry is moved aside)."""
+        path = self.entry_dir(key)
+        if not path.exists():
+            return None
+        manifest = self._validated_manifest(path, key)
+        if manifest is None:
+            self._discard(path)
+            return None
+        return Entry(key, path, manifest)
+
+    def get_or_build(
+        self,
+        key: str,
+        build: Callable[[Path], dict[str, Any]],
+    ) -> tuple[Entry, bool]:
+        """Return (entry, built_now). `build(staging_dir)` writes artifacts into the staging
+        directory and returns manifest fields; it may raise, in which case nothing is published."""
+        found = self.lookup(key)
+        if found is not None:
+            return found, False
+        with self._locked(key):
+            found = self.lookup(key)  # another process may have published it meanwhile
+            if found is not None:
+                return found, False
+            staging = self._staging_dir()
+            try:
+                fields = build(staging)
+                manifest = self._write_manifest(staging, key, fields)
+                final = self.entry_dir(key)
+                final.parent.mkdir(parents=True, exist_ok=True)
+                os.rename(staging, final)
+            finally:
+                if staging.exists():
+                    shutil.rmtree(staging, ignore_errors=True)
+            return Entry(key, final, manifest), True
+
+    def _staging_dir(self) -> Path:
+        tmp_root = self.root / "tmp"
+        tmp_root.mkdir(parents=True, exist_ok=True)
+        return Path(tempfile.mkdtemp(prefix="build-", dir=tmp_root))
+
+    def _write_manifest(self, staging: Path, key: str, fields: dict[str, Any]) -> dict[str, Any]:
+        artifacts = {
+            str(p.relative_to(staging)): file_sha256(p)
+            for p in sorted(staging.rglob("*"))
+            if p.is_file()
+        }
+        manifest = {"format": CACHE_FORMAT, "key": key, **fields, "artifacts": artifacts}
+        (staging / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+        return manifest
+
+    def _validated_manifest(self, path: Path, key: str) -> dict[str, Any] | None:
+        try:
+            manifest = json.loads((path / MANIFEST).read_text())
+        except (OSError, ValueError):
+            return None
+        if not isinstance(manifest, dict) or manifest.get("format") != CACHE_FORMAT:
+            return None
+        if manifest.get("key") != key or not isinstance(manifest.get("artifacts"), dict):
+            return None
+        for name, digest in manifest["artifacts"].items():
+            artifact = path / name
+            try:
+                if file_sha256(artifact) != digest:
+                    return None
+            except OSError:
+                return None
+        return manifest
+
+    def _discard(self, path: Path) -> None:
+        graveyard = self.root / "tmp" / f"damaged-{path.name}-{uuid.uuid4().hex[:8]}"
+        graveyard.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.rename(path, graveyard)
+        except OSError:
+            return
+        shutil.rmtree(graveyard, ignore_errors=True)

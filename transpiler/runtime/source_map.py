@@ -1,0 +1,58 @@
+"""Maps compiler diagnostics on generated C++ back to the Python line each statement came from.
+
+Generated files put `// <file>.py:<line>  <python text>` above every translated statement; a
+diagnostic on generated line N is attributed to the nearest such comment at or above N.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+_PY_LINE = re.compile(r"^\s*// (?P<file>[\w./-]+\.py):(?P<line>\d+)(?:\s{2}(?P<text>.*))?$")
+_DIAGNOSTIC = re.compile(
+    r"^(?P<path>[^\s:][^:]*):(?P<line>\d+):(?:(?P<col>\d+):)? (?P<kind>(?:fatal )?error|warning):"
+    r" (?P<message>.*)$"
+)
+
+
+@dataclass(frozen=True)
+class PythonOrigin:
+    file: str
+    line: int
+    text: str
+
+
+def python_origin(generated: list[str], line_number: int) -> PythonOrigin | None:
+    """The Python statement that generated line `line_number` (1-based) belongs to."""
+    for index in range(min(line_number, len(generated)) - 1, -1, -1):
+        match = _PY_LINE.match(generated[index])
+        if match:
+            return PythonOrigin(match["file"], int(match["line"]), (match["text"] or "").strip())
+    return None
+
+
+def annotate_compiler_output(output: str, generated_files: dict[str, Path]) -> str:
+    """Append, under each error on a generated file, the generated line and its Python origin.
+
+    `generated_files` maps a file name as the compiler prints it (basename) to its path."""
+    cache: dict[str, list[str]] = {}
+    annotated: list[str] = []
+    for raw in output.splitlines():
+        annotated.append(raw)
+        match = _DIAGNOSTIC.match(raw)
+        if not match or "error" not in match["kind"]:
+            continue
+        name = Path(match["path"]).name
+        path = generated_files.get(name)
+        if path is None:
+            continue
+        lines = cache.setdefault(name, path.read_text().splitlines())
+        line_number = int(match["line"])
+        if 1 <= line_number <= len(lines):
+            annotated.append(f"  generated {name}:{line_number}: {lines[line_number - 1].strip()}")
+        origin = python_origin(lines, line_number)
+        if origin is not None:
+            annotated.append(f"  from Python {origin.file}:{origin.line}: {origin.text}")
+    return "\n".join(annotated)

@@ -86,8 +86,12 @@ def host_command(
     """Build `source` for the CPU target (plain C++; the simulator is header-only)."""
     cxx = host_compiler()
     cmd = [cxx.path, CXX_STANDARD, opt, "-pthread", *_includes(extra_includes), *extra_flags]
-    cmd += ["-c", str(source), "-o", str(output)] if object_only else [str(source), "-o", str(output)]
+    cmd += _io_flags(source, output, object_only)
     return cmd
+
+
+def _io_flags(source: Path, output: Path, object_only: bool) -> list[str]:
+    return (["-c"] if object_only else []) + [str(source), "-o", str(output)]
 
 
 def amd_device_command(
@@ -101,11 +105,13 @@ def amd_device_command(
 ) -> list[str]:
     """Device-only compilation for an AMD target producing a code object (no ROCm needed)."""
     if arch not in AMD_ARCHS:
-        raise ValueError(f"bbx: unknown AMD target {arch!r}; expected one of {', '.join(AMD_ARCHS)}")
+        expected = ", ".join(AMD_ARCHS)
+        raise ValueError(f"bbx: unknown AMD target {arch!r}; expected one of {expected}")
     compiler = amd_compiler()
     if compiler is None:
         raise FileNotFoundError("bbx: no HIP compiler found (install ROCm, or Debian's clang-22)")
-    cmd = [compiler.path, CXX_STANDARD, "-x", "hip", f"--offload-arch={arch}", "--offload-device-only"]
+    cmd = [compiler.path, CXX_STANDARD, "-x", "hip", f"--offload-arch={arch}"]
+    cmd.append("--offload-device-only")
     if compiler.family == "clang":
         cmd += ["-nogpuinc", "-nogpulib", "--no-gpu-bundle-output"]
     cmd += [opt, *_includes(extra_includes), *extra_flags, "-c", str(source), "-o", str(output)]
@@ -125,9 +131,10 @@ def cuda_command(
     compiler = cuda_compiler()
     if compiler is None:
         raise FileNotFoundError("bbx: nvcc not found")
-    cmd = [compiler.path, CXX_STANDARD, f"-arch={arch}", opt, "--expt-relaxed-constexpr", "-x", "cu"]
+    cmd = [compiler.path, CXX_STANDARD, f"-arch={arch}", opt, "--expt-relaxed-constexpr"]
+    cmd += ["-x", "cu"]
     cmd += [*_includes(extra_includes), *extra_flags]
-    cmd += ["-c", str(source), "-o", str(output)] if object_only else [str(source), "-o", str(output)]
+    cmd += _io_flags(source, output, object_only)
     return cmd
 
 

@@ -11,14 +11,18 @@ cd "$(dirname "$0")/.."
 venv="${BBX_VENV:-.venv}"
 python="${PYTHON:-python3}"
 
-# Debian's clang-22/lld-22/llvm-22 compile and disassemble HIP for gfx90a/gfx942/gfx950 without ROCm.
-if ! command -v clang++-22 >/dev/null || ! command -v llvm-objdump-22 >/dev/null; then
+# Debian's clang-22/lld-22/llvm-22 compile and disassemble HIP for gfx90a/gfx942/gfx950 without
+# ROCm; libboost-context-dev gives the CPU simulator its fast fiber switch.
+if ! command -v clang++-22 >/dev/null || ! command -v llvm-objdump-22 >/dev/null ||
+   [ ! -f /usr/include/boost/context/detail/fcontext.hpp ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "setup: installing clang-22 lld-22 llvm-22 (apt)"
+    echo "setup: installing clang-22 lld-22 llvm-22 libboost-context-dev (apt)"
     apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang-22 lld-22 llvm-22 >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+      clang-22 lld-22 llvm-22 libboost-context-dev >/dev/null
   else
-    echo "setup: clang-22/llvm-22 not found; AMD code-generation checks will be skipped" >&2
+    echo "setup: clang-22/llvm-22/libboost-context-dev missing (not root): AMD checks will be" \
+      "skipped and the simulator uses its slower ucontext fibers" >&2
   fi
 fi
 

@@ -65,6 +65,7 @@ def compile_command(build: ExtensionBuild, output: Path) -> list[str]:
         return [
             cxx, toolchain.CXX_STANDARD, build.opt, "-fPIC", "-shared", "-pthread",
             "-fvisibility=hidden", *flags, str(build.unit), "-o", str(output),
+            *toolchain.simulator_link_flags(),
         ]
     if target.is_cuda:
         nvcc = toolchain.cuda_compiler()

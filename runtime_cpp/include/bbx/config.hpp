@@ -27,7 +27,7 @@
 #if defined(BBX_TARGET_AMD) && defined(BBX_HIP_HEADER_FREE)
 #  define BBX_HOST_DEVICE __attribute__((host, device)) inline
 #  define BBX_DEVICE __attribute__((device)) inline
-#  define BBX_GLOBAL extern "C++" __attribute__((global))
+#  define BBX_GLOBAL __attribute__((global))
 #  define BBX_SHARED __attribute__((shared))
 #elif defined(BBX_TARGET_AMD) || defined(BBX_TARGET_CUDA)
 #  define BBX_HOST_DEVICE __host__ __device__ inline
@@ -38,7 +38,9 @@
 #  define BBX_HOST_DEVICE inline
 #  define BBX_DEVICE inline
 #  define BBX_GLOBAL
-#  define BBX_SHARED
+// The simulator runs all threads of a block on one host thread and one block at a time per
+// host thread, so a function-local `static thread_local` object is exactly "one per block".
+#  define BBX_SHARED static thread_local
 #endif
 
 #if (defined(BBX_TARGET_AMD) && defined(__HIP_DEVICE_COMPILE__)) || \
@@ -77,6 +79,16 @@ inline assert_handler_t& assert_handler() {
   if (assert_handler()) assert_handler()(what, file, line);
   std::fprintf(stderr, "%s:%d: bbx check failed: %s\n", file, line, what);
   std::abort();
+}
+#elif defined(BBX_TARGET_CUDA)
+// nvcc: __builtin_trap is host-only; device code traps with __trap().
+[[noreturn]] BBX_HOST_DEVICE void assert_fail(const char*, const char*, int) {
+#  if defined(__CUDA_ARCH__)
+  __trap();
+  __builtin_unreachable();
+#  else
+  __builtin_trap();
+#  endif
 }
 #else
 [[noreturn]] BBX_HOST_DEVICE void assert_fail(const char*, const char*, int) { __builtin_trap(); }

@@ -1,0 +1,258 @@
+// bbx/platform/amd.hpp — the platform API on AMD GPUs (CDNA: gfx90a, gfx942, gfx950; wave64).
+//
+// Device code uses clang builtins only, so it compiles both with ROCm's headers (hipcc) and in
+// header-free mode (BBX_HIP_HEADER_FREE: `clang++ -x hip -nogpuinc -nogpulib`, device-only).
+// A DSL warp is 32 lanes = half a wavefront: lane_idx() is the lane within that half, shuffles of
+// width <= 32 stay inside it, vote_ballot() returns the 32 bits of the caller's half.
+//
+// Shuffle lowering (the value moves as 32-bit words; 64-bit values as two words):
+//   * xor with a compile-time mask < min(width, 32): DPP quad_perm (1, 2, 3), DPP row_ror:8 (8),
+//     ds_swizzle bitmask mode (any other mask < 32);
+//   * up/down with width 16 and a compile-time delta: DPP row_shr / row_shl;
+//   * everything else: ds_bpermute (any lane of the wave).
+#pragma once
+
+#include "bbx/config.hpp"
+#include "bbx/platform/common.hpp"
+
+#if !defined(BBX_HIP_HEADER_FREE)
+#  include <cstddef>
+#  include <string>
+#  include <tuple>
+#  include <utility>
+#endif
+
+namespace bbx {
+namespace arch {
+
+BBX_DEVICE dim3 thread_idx() {
+  return dim3(static_cast<int>(__builtin_amdgcn_workitem_id_x()),
+              static_cast<int>(__builtin_amdgcn_workitem_id_y()),
+              static_cast<int>(__builtin_amdgcn_workitem_id_z()));
+}
+BBX_DEVICE dim3 block_idx() {
+  return dim3(static_cast<int>(__builtin_amdgcn_workgroup_id_x()),
+              static_cast<int>(__builtin_amdgcn_workgroup_id_y()),
+              static_cast<int>(__builtin_amdgcn_workgroup_id_z()));
+}
+BBX_DEVICE dim3 block_dim() {
+  return dim3(static_cast<int>(__builtin_amdgcn_workgroup_size_x()),
+              static_cast<int>(__builtin_amdgcn_workgroup_size_y()),
+              static_cast<int>(__builtin_amdgcn_workgroup_size_z()));
+}
+// The dispatch packet holds the grid size in work-items; HIP launches uniform work-groups.
+BBX_DEVICE dim3 grid_dim() {
+  const unsigned bx = __builtin_amdgcn_workgroup_size_x(), by = __builtin_amdgcn_workgroup_size_y(),
+                 bz = __builtin_amdgcn_workgroup_size_z();
+  return dim3(static_cast<int>((__builtin_amdgcn_grid_size_x() + bx - 1) / bx),
+              static_cast<int>((__builtin_amdgcn_grid_size_y() + by - 1) / by),
+              static_cast<int>((__builtin_amdgcn_grid_size_z() + bz - 1) / bz));
+}
+BBX_DEVICE int wavefront_size() { return __builtin_amdgcn_wavefrontsize(); }
+
+namespace detail {
+// Lane within the hardware wavefront (0..63).
+BBX_DEVICE int wave_lane() {
+  return static_cast<int>(__builtin_amdgcn_mbcnt_hi(~0u, __builtin_amdgcn_mbcnt_lo(~0u, 0u)));
+}
+BBX_DEVICE int linear_tid() {
+  const dim3 t = thread_idx();
+  return t.x + static_cast<int>(__builtin_amdgcn_workgroup_size_x()) *
+                   (t.y + static_cast<int>(__builtin_amdgcn_workgroup_size_y()) * t.z);
+}
+}  // namespace detail
+
+BBX_DEVICE int lane_idx() { return detail::wave_lane() & 31; }
+BBX_DEVICE int warp_idx() { return detail::linear_tid() >> 5; }
+
+// Block barrier: make this thread's shared/global writes visible to the work-group, wait for
+// every wave, then acquire the others' writes.
+BBX_DEVICE void sync_threads() {
+  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "workgroup");
+  __builtin_amdgcn_s_barrier();
+  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "workgroup");
+}
+BBX_DEVICE void barrier() { sync_threads(); }
+
+namespace detail {
+BBX_DEVICE int bpermute(int src_lane, int v) { return __builtin_amdgcn_ds_bpermute(src_lane << 2, v); }
+
+// Apply a 32-bit lane exchange to each word of v.
+template <class T, class F>
+BBX_DEVICE T per_word(const T& v, F f) {
+  auto w = ::bbx::detail::LaneWords<T>::from(v);
+  BBX_UNROLL
+  for (int i = 0; i < ::bbx::detail::LaneWords<T>::count; ++i)
+    w.w[i] = static_cast<unsigned>(f(static_cast<int>(w.w[i])));
+  return w.to();
+}
+
+// Calls f.template operator()<K>() for the K in [Lo, Hi] equal to k (k known at compile time
+// after inlining, so this folds to one instruction).
+template <int Lo, int Hi, class F>
+BBX_DEVICE int const_dispatch(int k, F f, int v) {
+  if constexpr (Lo > Hi) {
+    return v;
+  } else {
+    if (k == Lo) return f.template operator()<Lo>(v);
+    return const_dispatch<Lo + 1, Hi>(k, f, v);
+  }
+}
+
+// xor within 32 lanes, mask a compile-time constant in [1, 31].
+BBX_DEVICE int xor_const(int mask, int v) {
+  switch (mask) {
+    case 1: return __builtin_amdgcn_update_dpp(v, v, 0xB1, 0xF, 0xF, false);   // quad_perm [1,0,3,2]
+    case 2: return __builtin_amdgcn_update_dpp(v, v, 0x4E, 0xF, 0xF, false);   // quad_perm [2,3,0,1]
+    case 3: return __builtin_amdgcn_update_dpp(v, v, 0x1B, 0xF, 0xF, false);   // quad_perm [3,2,1,0]
+    case 8: return __builtin_amdgcn_update_dpp(v, v, 0x128, 0xF, 0xF, false);  // row_ror:8
+    default:
+      // ds_swizzle bitmask mode: and_mask 0x1F, or_mask 0, xor_mask = mask (within 32 lanes)
+      return const_dispatch<1, 31>(
+          mask, []<int M>(int x) { return __builtin_amdgcn_ds_swizzle(x, 0x1F | (M << 10)); }, v);
+  }
+}
+}  // namespace detail
+
+template <class T>
+BBX_DEVICE T shuffle_sync(const T& v, int src_lane, int width = 32) {
+  const int src = ::bbx::detail::shfl_src_idx(detail::wave_lane(), src_lane, width);
+  return detail::per_word(v, [src](int x) { return detail::bpermute(src, x); });
+}
+
+template <class T>
+BBX_DEVICE T shuffle_sync_bfly(const T& v, int lane_mask, int width = 32) {
+  // A mask below 32 (and below the width) never leaves the caller's 32-lane half.
+  if (__builtin_constant_p(lane_mask) && __builtin_constant_p(width) && lane_mask > 0 &&
+      lane_mask < 32 && lane_mask < width) {
+    return detail::per_word(v, [lane_mask](int x) { return detail::xor_const(lane_mask, x); });
+  }
+  const int src = ::bbx::detail::shfl_src_xor(detail::wave_lane(), lane_mask, width);
+  return detail::per_word(v, [src](int x) { return detail::bpermute(src, x); });
+}
+
+template <class T>
+BBX_DEVICE T shuffle_sync_down(const T& v, int delta, int width = 32) {
+  if (__builtin_constant_p(delta) && __builtin_constant_p(width) && width == 16 && delta > 0 &&
+      delta < 16) {  // DPP row_shl:delta; lanes whose source leaves the row keep their value
+    return detail::per_word(v, [delta](int x) {
+      return detail::const_dispatch<1, 15>(
+          delta, []<int D>(int y) { return __builtin_amdgcn_update_dpp(y, y, 0x100 + D, 0xF, 0xF, false); }, x);
+    });
+  }
+  const int src = ::bbx::detail::shfl_src_down(detail::wave_lane(), delta, width);
+  return detail::per_word(v, [src](int x) { return detail::bpermute(src, x); });
+}
+
+template <class T>
+BBX_DEVICE T shuffle_sync_up(const T& v, int delta, int width = 32) {
+  if (__builtin_constant_p(delta) && __builtin_constant_p(width) && width == 16 && delta > 0 &&
+      delta < 16) {  // DPP row_shr:delta
+    return detail::per_word(v, [delta](int x) {
+      return detail::const_dispatch<1, 15>(
+          delta, []<int D>(int y) { return __builtin_amdgcn_update_dpp(y, y, 0x110 + D, 0xF, 0xF, false); }, x);
+    });
+  }
+  const int src = ::bbx::detail::shfl_src_up(detail::wave_lane(), delta, width);
+  return detail::per_word(v, [src](int x) { return detail::bpermute(src, x); });
+}
+
+// Bit i = predicate of lane i of the caller's 32-lane half-wave.
+BBX_DEVICE unsigned vote_ballot(bool pred) {
+  const unsigned long long b = __builtin_amdgcn_ballot_w64(pred);
+  return static_cast<unsigned>(b >> (detail::wave_lane() & 32));
+}
+BBX_DEVICE bool vote_any(bool pred) { return vote_ballot(pred) != 0u; }
+BBX_DEVICE bool vote_all(bool pred) {
+  const unsigned active =
+      static_cast<unsigned>(__builtin_amdgcn_read_exec() >> (detail::wave_lane() & 32));
+  return vote_ballot(pred) == active;
+}
+
+// Atomics (relaxed, device scope; on generic pointers, so global and shared both work).
+// Return the old value.
+template <class T>
+BBX_DEVICE T atomic_add(T* p, T v) {
+  return __hip_atomic_fetch_add(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+}
+template <class T>
+BBX_DEVICE T atomic_max(T* p, T v) {
+  return __hip_atomic_fetch_max(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+}
+template <class T>
+BBX_DEVICE T atomic_min(T* p, T v) {
+  return __hip_atomic_fetch_min(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+}
+template <class T>
+BBX_DEVICE T atomic_cas(T* p, T expected, T desired) {
+  __hip_atomic_compare_exchange_strong(p, &expected, desired, __ATOMIC_RELAXED, __ATOMIC_RELAXED,
+                                       __HIP_MEMORY_SCOPE_AGENT);
+  return expected;
+}
+
+// The dynamic shared memory of the launch (`smem_bytes` of launch()).
+template <class T>
+BBX_DEVICE T* dynamic_smem() {
+  extern BBX_SHARED __attribute__((aligned(16))) unsigned char bbx_dynamic_smem_[];
+  return reinterpret_cast<T*>(bbx_dynamic_smem_);
+}
+
+#if defined(BBX_HIP_HEADER_FREE)
+// Without ROCm's device libraries there is no printf runtime (it needs __ockl_printf_*): the
+// header-free build (compile checks only, it cannot run) evaluates and discards the arguments.
+template <class... A>
+BBX_DEVICE int printf(const char*, A...) {
+  return 0;
+}
+#else
+using ::printf;
+#endif
+
+}  // namespace arch
+
+#if defined(BBX_HIP_HEADER_FREE)
+// Device-only compiles never compile host code: launch is declared so that host code parses.
+template <class... P, class... A>
+void launch(void (*kernel)(P...), dim3 grid, dim3 block, unsigned long smem_bytes, Stream stream,
+            A&&... args);
+#else
+namespace detail {
+[[noreturn]] inline void throw_hip(hipError_t e, const char* what, dim3 g, dim3 b, std::size_t smem) {
+  throw LaunchError(std::string("bbx: ") + what + " failed: " + hipGetErrorName(e) + ": " +
+                    hipGetErrorString(e) + " (grid (" + std::to_string(g.x) + "," +
+                    std::to_string(g.y) + "," + std::to_string(g.z) + "), block (" +
+                    std::to_string(b.x) + "," + std::to_string(b.y) + "," + std::to_string(b.z) +
+                    "), dynamic shared memory " + std::to_string(smem) + " bytes)");
+}
+}  // namespace detail
+
+// Launches kernel<<<grid, block, smem_bytes, stream>>>(args...) and checks the launch.
+template <class... P, class... A>
+void launch(void (*kernel)(P...), dim3 grid, dim3 block, std::size_t smem_bytes, Stream stream,
+            A&&... args) {
+  static_assert(sizeof...(P) == sizeof...(A), "bbx::launch: wrong number of kernel arguments");
+  (void)hipGetLastError();  // clear a stale error so it is not blamed on this launch
+  if (smem_bytes > 64 * 1024) {
+    hipError_t e = hipFuncSetAttribute(reinterpret_cast<const void*>(kernel),
+                                       hipFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(smem_bytes));
+    if (e != hipSuccess) detail::throw_hip(e, "hipFuncSetAttribute", grid, block, smem_bytes);
+  }
+  std::tuple<std::decay_t<P>...> params(std::forward<A>(args)...);
+  void* ptrs[sizeof...(P) > 0 ? sizeof...(P) : 1] = {};
+  std::apply([&](auto&... p) {
+    int i = 0;
+    ((ptrs[i++] = static_cast<void*>(&p)), ...);
+  }, params);
+  hipError_t e = hipLaunchKernel(reinterpret_cast<const void*>(kernel),
+                                 ::dim3(static_cast<unsigned>(grid.x), static_cast<unsigned>(grid.y),
+                                        static_cast<unsigned>(grid.z)),
+                                 ::dim3(static_cast<unsigned>(block.x), static_cast<unsigned>(block.y),
+                                        static_cast<unsigned>(block.z)),
+                                 ptrs, smem_bytes, reinterpret_cast<hipStream_t>(stream.handle));
+  if (e == hipSuccess) e = hipGetLastError();
+  if (e != hipSuccess) detail::throw_hip(e, "hipLaunchKernel", grid, block, smem_bytes);
+}
+#endif
+
+}  // namespace bbx

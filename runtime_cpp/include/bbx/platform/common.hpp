@@ -1,0 +1,88 @@
+// bbx/platform/common.hpp — types shared by every target: dim3, Stream, LaunchError and the
+// bit-level helpers used to move arbitrary 1/2/4/8-byte values through 32-bit lane exchanges.
+#pragma once
+
+#include "bbx/config.hpp"
+
+#if !defined(BBX_HIP_HEADER_FREE)
+#  include <cstddef>
+#  include <cstdint>
+#  include <stdexcept>
+#  include <string>
+#endif
+
+namespace bbx {
+
+// A `dim3`-like triple. Plain public members so `auto [x, y, z] = arch::thread_idx();` works.
+struct dim3 {
+  int x, y, z;
+  BBX_HOST_DEVICE constexpr dim3(int x_ = 1, int y_ = 1, int z_ = 1) : x(x_), y(y_), z(z_) {}
+  BBX_HOST_DEVICE constexpr long long volume() const {
+    return static_cast<long long>(x) * y * z;
+  }
+};
+
+#if !defined(BBX_HIP_HEADER_FREE)
+// An opaque stream handle as an integer (hipStream_t / cudaStream_t / unused on CPU); 0 is the
+// default (null) stream.
+struct Stream {
+  std::uintptr_t handle = 0;
+  constexpr Stream() = default;
+  constexpr explicit Stream(std::uintptr_t h) : handle(h) {}
+  template <class P>
+  explicit Stream(P* p) : handle(reinterpret_cast<std::uintptr_t>(p)) {}
+};
+
+// Thrown on the host when a kernel launch is rejected by the runtime.
+struct LaunchError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+#else
+struct Stream {
+  unsigned long handle = 0;
+};
+#endif
+
+namespace detail {
+// Raw 32-bit words of a value of 1, 2, 4 or 8 bytes (smaller values are zero-extended).
+template <class T>
+struct LaneWords {
+  static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8,
+                "bbx shuffles move values of 1, 2, 4 or 8 bytes");
+  static constexpr int count = sizeof(T) == 8 ? 2 : 1;
+  unsigned w[count];
+  BBX_HOST_DEVICE static LaneWords from(const T& v) {
+    LaneWords r{};
+    __builtin_memcpy(static_cast<void*>(r.w), static_cast<const void*>(&v), sizeof(T));
+    return r;
+  }
+  BBX_HOST_DEVICE T to() const {
+    T v;
+    __builtin_memcpy(static_cast<void*>(&v), static_cast<const void*>(w), sizeof(T));
+    return v;
+  }
+};
+
+// CUDA semantics of the lane a shuffle reads, given the caller's lane `lane` (within the wave
+// or warp) and the segment width (power of two). Returns `lane` itself where CUDA keeps the
+// caller's own value. As in PTX shfl.sync, the lane/mask/delta operand is taken modulo the
+// warp (5 bits; 6 bits for a width-64 shuffle on a 64-lane wavefront) — checked against an
+// H200 by benchmarks/cuda_platform_check.py.
+BBX_HOST_DEVICE constexpr int shfl_operand(int b, int width) { return b & (width == 64 ? 63 : 31); }
+BBX_HOST_DEVICE constexpr int shfl_src_idx(int lane, int src, int width) {
+  return (lane & ~(width - 1)) + (src & (width - 1));
+}
+BBX_HOST_DEVICE constexpr int shfl_src_xor(int lane, int mask, int width) {
+  const int s = lane ^ shfl_operand(mask, width);
+  return s >= ((lane + width) & ~(width - 1)) ? lane : s;
+}
+BBX_HOST_DEVICE constexpr int shfl_src_down(int lane, int delta, int width) {
+  delta = shfl_operand(delta, width);
+  return ((lane & (width - 1)) + delta >= width) ? lane : lane + delta;
+}
+BBX_HOST_DEVICE constexpr int shfl_src_up(int lane, int delta, int width) {
+  delta = shfl_operand(delta, width);
+  return ((lane & (width - 1)) - delta < 0) ? lane : lane - delta;
+}
+}  // namespace detail
+}  // namespace bbx

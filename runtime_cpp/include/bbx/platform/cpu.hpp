@@ -1,0 +1,228 @@
+// bbx/platform/cpu.hpp — the platform API on the CPU reference simulator (see cpu/sim.hpp for
+// the execution model). Kernels are plain functions (BBX_GLOBAL is empty); launch() runs the
+// whole grid synchronously and throws bbx::sim::SimError on any kernel error.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
+#include <source_location>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "bbx/config.hpp"
+#include "bbx/platform/common.hpp"
+#include "bbx/platform/cpu/fiber.hpp"
+#include "bbx/platform/cpu/sim.hpp"
+#include "bbx/platform/cpu/check.hpp"
+#if __has_include("bbx/tensor/access_hooks.hpp")
+#  include "bbx/tensor/access_hooks.hpp"
+#  define BBX_SIM_HAS_ACCESS_HOOKS 1
+#endif
+
+namespace bbx {
+
+namespace sim::detail {
+#if defined(BBX_SIM_HAS_ACCESS_HOOKS)
+inline void tensor_global_hook(const void* p, std::size_t bytes, bool is_write) {
+  check_global_access(p, bytes, is_write, std::source_location{});
+}
+inline void tensor_shared_hook(const void* p, std::size_t bytes, bool is_write) {
+  check_shared_access(p, bytes, is_write, std::source_location{});
+}
+#endif
+// Route the tensor layer's access hooks (bbx/tensor/access_hooks.hpp) to the checkers when
+// checked mode is on; called at every launch.
+inline void sync_access_hooks() {
+#if defined(BBX_SIM_HAS_ACCESS_HOOKS)
+  if (config().checked) {
+    access_hooks.global = &tensor_global_hook;
+    access_hooks.shared = &tensor_shared_hook;
+    access_hooks.enabled = true;
+  } else if (access_hooks.global == &tensor_global_hook) {
+    access_hooks.enabled = false;
+  }
+#endif
+}
+}  // namespace sim::detail
+
+// Runs kernel(args...) for every thread of the grid; returns when the grid has finished.
+// `kernel` is a plain function (or any callable); arguments are copied once per launch and
+// passed by value to every thread. The stream is ignored (everything is synchronous).
+template <class Kernel, class... Args>
+void launch(Kernel kernel, dim3 grid, dim3 block, std::size_t smem_bytes, Stream /*stream*/,
+            Args&&... args) {
+  struct Payload {
+    Kernel k;
+    std::tuple<std::decay_t<Args>...> a;
+  };
+  const Payload payload{kernel, std::tuple<std::decay_t<Args>...>(std::forward<Args>(args)...)};
+  auto invoke = [](const void* p) {
+    const auto& pl = *static_cast<const Payload*>(p);
+    std::apply([&](const auto&... a) { pl.k(a...); }, pl.a);
+  };
+  sim::detail::sync_access_hooks();
+  sim::detail::run_grid(+invoke, &payload, grid, block, smem_bytes);
+}
+
+namespace arch {
+
+inline dim3 thread_idx() { return sim::detail::cur("thread_idx").idx; }
+inline dim3 block_idx() { return sim::detail::cur("block_idx").blk->bidx; }
+inline dim3 block_dim() { return sim::detail::cur("block_dim").blk->bdim; }
+inline dim3 grid_dim() { return sim::detail::cur("grid_dim").blk->gdim; }
+// Lane within the DSL's logical 32-lane warp and the warp's index in the block.
+inline int lane_idx() { return sim::detail::cur("lane_idx").tid & 31; }
+inline int warp_idx() { return sim::detail::cur("warp_idx").tid >> 5; }
+inline int wavefront_size() {
+  sim::detail::Thread* t = sim::detail::tl_thread;
+  return t ? t->blk->wave : sim::config().wave_size;
+}
+
+inline void sync_threads(std::source_location loc = std::source_location::current()) {
+  sim::detail::barrier(loc);
+}
+inline void barrier(std::source_location loc = std::source_location::current()) {
+  sim::detail::barrier(loc);
+}
+
+template <class T>
+inline T* dynamic_smem() {
+  return reinterpret_cast<T*>(sim::detail::cur("dynamic_smem").blk->smem);
+}
+
+using std::printf;
+
+namespace detail {
+// Shuffle as a wave collective: each lane supplies its value and the lane it reads (index
+// within the group); lane ids are positions in the thread's 32-lane warp (widths <= 32) or
+// 64-lane wave (width 64).
+template <class T>
+struct ShflIn {
+  T v;
+  int src;
+};
+
+template <class T, class SrcFn>
+inline T shuffle_impl(const T& v, int width, SrcFn src_of, const char* what,
+                      const std::source_location& loc) {
+  static_assert(std::is_trivially_copyable_v<T> && (sizeof(T) <= 8),
+                "bbx shuffles move trivially copyable values of at most 8 bytes");
+  if (width != 1 && width != 2 && width != 4 && width != 8 && width != 16 && width != 32 &&
+      width != 64) [[unlikely]]
+    sim::kernel_error(std::string(what) + ": width " + std::to_string(width) +
+                      " is not a power of two in [1, 64]");
+  auto& t = sim::detail::cur(what);
+  const int group = width == 64 ? 64 : 32;
+  const int lane = t.tid & (group - 1);
+  const ShflIn<T> in{v, src_of(lane)};
+  return sim::wave_collective<ShflIn<T>, T>(
+      in, group,
+      [what](const ShflIn<T>* const* ins, T* const* outs, int n) {
+        for (int i = 0; i < n; ++i) {
+          if (!ins[i]) continue;
+          const int s = ins[i]->src;
+          if (!ins[s]) {
+            auto& me = sim::detail::cur(what);
+            sim::kernel_error(std::string(what) + ": lane " + std::to_string(i) + " (thread " +
+                              std::to_string(me.tid / n * n + i) + ") reads lane " +
+                              std::to_string(s) + ", which is past the end of the block");
+          }
+          *outs[i] = ins[s]->v;
+        }
+      },
+      what, loc);
+}
+}  // namespace detail
+
+template <class T>
+inline T shuffle_sync(const T& v, int src_lane, int width = 32,
+                      std::source_location loc = std::source_location::current()) {
+  return detail::shuffle_impl(
+      v, width, [=](int lane) { return bbx::detail::shfl_src_idx(lane, src_lane, width); },
+      "shuffle_sync", loc);
+}
+template <class T>
+inline T shuffle_sync_bfly(const T& v, int lane_mask, int width = 32,
+                           std::source_location loc = std::source_location::current()) {
+  return detail::shuffle_impl(
+      v, width, [=](int lane) { return bbx::detail::shfl_src_xor(lane, lane_mask, width); },
+      "shuffle_sync_bfly", loc);
+}
+template <class T>
+inline T shuffle_sync_down(const T& v, int delta, int width = 32,
+                           std::source_location loc = std::source_location::current()) {
+  return detail::shuffle_impl(
+      v, width, [=](int lane) { return bbx::detail::shfl_src_down(lane, delta, width); },
+      "shuffle_sync_down", loc);
+}
+template <class T>
+inline T shuffle_sync_up(const T& v, int delta, int width = 32,
+                         std::source_location loc = std::source_location::current()) {
+  return detail::shuffle_impl(
+      v, width, [=](int lane) { return bbx::detail::shfl_src_up(lane, delta, width); },
+      "shuffle_sync_up", loc);
+}
+
+// Bit i = predicate of lane i of the caller's 32-lane warp (lanes past the end of the block: 0).
+inline std::uint32_t vote_ballot(bool pred,
+                                 std::source_location loc = std::source_location::current()) {
+  return sim::wave_collective<bool, std::uint32_t>(
+      pred, 32,
+      [](const bool* const* ins, std::uint32_t* const* outs, int n) {
+        std::uint32_t m = 0;
+        for (int i = 0; i < n; ++i)
+          if (ins[i] && *ins[i]) m |= 1u << i;
+        for (int i = 0; i < n; ++i)
+          if (outs[i]) *outs[i] = m;
+      },
+      "vote_ballot", loc);
+}
+inline bool vote_any(bool pred, std::source_location loc = std::source_location::current()) {
+  return vote_ballot(pred, loc) != 0;
+}
+inline bool vote_all(bool pred, std::source_location loc = std::source_location::current()) {
+  auto& t = sim::detail::cur("vote_all");
+  const int base = t.tid & ~31;
+  const int n = std::min(32, t.blk->nthreads - base);
+  const std::uint32_t present = n == 32 ? 0xffffffffu : ((1u << n) - 1u);
+  return vote_ballot(pred, loc) == present;
+}
+
+// Atomics return the old value (relaxed ordering, device scope). All fibers of a block share one
+// host thread, but blocks run in parallel, so these are real atomics.
+template <class T>
+inline T atomic_add(T* p, T v, std::source_location loc = std::source_location::current()) {
+  sim::check_atomic_access(p, sizeof(T), loc);
+  return std::atomic_ref<T>(*p).fetch_add(v, std::memory_order_relaxed);
+}
+template <class T>
+inline T atomic_max(T* p, T v, std::source_location loc = std::source_location::current()) {
+  sim::check_atomic_access(p, sizeof(T), loc);
+  std::atomic_ref<T> r(*p);
+  T old = r.load(std::memory_order_relaxed);
+  while (old < v && !r.compare_exchange_weak(old, v, std::memory_order_relaxed)) {
+  }
+  return old;
+}
+template <class T>
+inline T atomic_min(T* p, T v, std::source_location loc = std::source_location::current()) {
+  sim::check_atomic_access(p, sizeof(T), loc);
+  std::atomic_ref<T> r(*p);
+  T old = r.load(std::memory_order_relaxed);
+  while (v < old && !r.compare_exchange_weak(old, v, std::memory_order_relaxed)) {
+  }
+  return old;
+}
+// Stores `desired` if *p == expected; returns the old value.
+template <class T>
+inline T atomic_cas(T* p, T expected, T desired,
+                    std::source_location loc = std::source_location::current()) {
+  sim::check_atomic_access(p, sizeof(T), loc);
+  std::atomic_ref<T>(*p).compare_exchange_strong(expected, desired, std::memory_order_relaxed);
+  return expected;
+}
+
+}  // namespace arch
+}  // namespace bbx

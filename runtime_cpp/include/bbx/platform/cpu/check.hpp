@@ -1,0 +1,188 @@
+// bbx/platform/cpu/check.hpp — the simulator's checked mode (BBX_SIM_CHECK=1 or
+// bbx::sim::set_checked(true)):
+//   * global bounds: host code registers every buffer a kernel may touch with
+//     register_allocation() (or a ScopedAllocation); tensor code calls check_global_access()
+//     before each global load/store. An access not fully inside one registered allocation fails.
+//   * shared memory: tensor code calls check_shared_access() before each shared load/store.
+//     Each byte remembers its last writer and reader(s) in the current barrier interval
+//     (epoch); a write/read by one thread and a write by another in the same interval is a
+//     race; reading a byte never written in this block is an uninitialised read.
+// Both hooks cost one branch when checked mode is off.
+#pragma once
+
+#include <cinttypes>
+#include <cstdio>
+#include <map>
+#include <shared_mutex>
+#include <source_location>
+#include <string>
+
+#include "bbx/platform/cpu/sim.hpp"
+
+namespace bbx::sim {
+
+namespace detail {
+struct Registry {
+  std::shared_mutex mu;
+  std::map<std::uintptr_t, std::size_t> allocs;  // base -> bytes
+};
+inline Registry& registry() {
+  static Registry r;
+  return r;
+}
+inline std::string hex(const void* p) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%p", p);
+  return buf;
+}
+}  // namespace detail
+
+inline void register_allocation(const void* p, std::size_t bytes) {
+  auto& r = detail::registry();
+  std::unique_lock lk(r.mu);
+  r.allocs[reinterpret_cast<std::uintptr_t>(p)] = bytes;
+}
+inline void unregister_allocation(const void* p) {
+  auto& r = detail::registry();
+  std::unique_lock lk(r.mu);
+  r.allocs.erase(reinterpret_cast<std::uintptr_t>(p));
+}
+inline void clear_allocations() {
+  auto& r = detail::registry();
+  std::unique_lock lk(r.mu);
+  r.allocs.clear();
+}
+// RAII registration of a host buffer as "global memory" for checked mode.
+struct ScopedAllocation {
+  const void* p;
+  ScopedAllocation(const void* ptr, std::size_t bytes) : p(ptr) { register_allocation(ptr, bytes); }
+  ~ScopedAllocation() { unregister_allocation(p); }
+  ScopedAllocation(const ScopedAllocation&) = delete;
+  ScopedAllocation& operator=(const ScopedAllocation&) = delete;
+};
+
+inline bool checked() { return config().checked; }
+
+inline void check_shared_access(const void* p, std::size_t bytes, bool is_write,
+                                std::source_location loc = std::source_location::current());
+
+namespace detail {
+inline bool in_dynamic_smem(const void* p) {
+  Thread* t = tl_thread;
+  if (!t) return false;
+  const char* c = static_cast<const char*>(p);
+  return c >= t->blk->smem && c < t->blk->smem + t->blk->smem_cap;
+}
+
+inline void check_global_slow(const void* p, std::size_t bytes, bool is_write,
+                              const std::source_location& loc) {
+  if (in_dynamic_smem(p)) {  // a shared pointer reached a generic access: check it as shared
+    check_shared_access(p, bytes, is_write, loc);
+    return;
+  }
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  auto& r = registry();
+  std::shared_lock lk(r.mu);
+  auto it = r.allocs.upper_bound(a);
+  std::string near;
+  if (it != r.allocs.begin()) {
+    auto prev = std::prev(it);
+    if (a + bytes <= prev->first + prev->second) return;  // in bounds
+    if (a < prev->first + prev->second)
+      near = " (straddles the end of allocation " + hex(reinterpret_cast<void*>(prev->first)) +
+             " of " + std::to_string(prev->second) + " bytes at offset " +
+             std::to_string(a - prev->first) + ")";
+    else
+      near = " (" + std::to_string(a - (prev->first + prev->second)) +
+             " bytes past the end of allocation " + hex(reinterpret_cast<void*>(prev->first)) +
+             " of " + std::to_string(prev->second) + " bytes)";
+  }
+  if (near.empty() && it != r.allocs.end())
+    near = " (" + std::to_string(it->first - a) + " bytes before allocation " +
+           hex(reinterpret_cast<void*>(it->first)) + " of " + std::to_string(it->second) + " bytes)";
+  if (near.empty()) near = " (no allocation registered with bbx::sim::register_allocation)";
+  lk.unlock();
+  kernel_error(std::string("out-of-bounds global ") + (is_write ? "write" : "read") + " of " +
+               std::to_string(bytes) + " bytes at " + hex(p) + near + " at " + site_str(loc));
+}
+
+inline void check_shared_slow(const void* p, std::size_t bytes, bool is_write, bool atomic,
+                              const std::source_location& loc) {
+  Thread& t = cur("check_shared_access");
+  Block& b = *t.blk;
+  const char* c = static_cast<const char*>(p);
+  const bool dyn = c >= b.smem && c < b.smem + b.smem_cap;
+  if (dyn && c + bytes > b.smem + b.smem_bytes)
+    kernel_error(std::string("out-of-bounds shared ") + (is_write ? "write" : "read") + " of " +
+                 std::to_string(bytes) + " bytes at dynamic shared offset " +
+                 std::to_string(c - b.smem) + " (the launch has " + std::to_string(b.smem_bytes) +
+                 " bytes of dynamic shared memory) at " + site_str(loc));
+  for (std::size_t i = 0; i < bytes; ++i) {
+    ShadowByte& s = dyn ? b.shadow[static_cast<std::size_t>(c + i - b.smem)]
+                        : b.shadow_other[reinterpret_cast<std::uintptr_t>(c + i)];
+    const bool written = s.w_epoch >= b.first_epoch;
+    auto where = [&]() {
+      return (dyn ? "dynamic shared offset " + std::to_string(c + i - b.smem)
+                  : "shared address " + hex(c + i)) +
+             " (" + hex(c + i) + ")";
+    };
+    if ((!is_write || atomic) && !written)
+      kernel_error("read of uninitialised shared memory at " + where() + " at " + site_str(loc) +
+                   ": no thread of this block wrote it");
+    if (!atomic) {
+      if (written && s.w_epoch == b.epoch && s.writer != t.tid)
+        kernel_error(std::string("shared-memory race (") +
+                     (is_write ? "write after write" : "read after write") + ") at " + where() +
+                     ": thread " + std::to_string(t.tid) + (is_write ? " writes" : " reads") +
+                     " at " + site_str(loc) + ", " +
+                     (s.writer == -3 ? std::string("another thread") : "thread " + std::to_string(s.writer)) +
+                     (s.writer == -3 ? " (atomically)" : "") + " wrote at " + site_str(s.wloc) + " with no sync_threads in between");
+      if (is_write && s.r_epoch == b.epoch && s.r_epoch >= b.first_epoch && s.reader != t.tid)
+        kernel_error("shared-memory race (write after read) at " + where() + ": thread " +
+                     std::to_string(t.tid) + " writes at " + site_str(loc) + ", " +
+                     (s.reader == -2 ? std::string("other threads") : "thread " + std::to_string(s.reader)) +
+                     " read at " + site_str(s.rloc) + " with no sync_threads in between");
+    }
+    if (is_write) {
+      s.w_epoch = b.epoch;
+      s.writer = atomic ? -3 : t.tid;
+      s.wloc = loc;
+    } else {
+      if (s.r_epoch != b.epoch) {
+        s.r_epoch = b.epoch;
+        s.reader = t.tid;
+        s.rloc = loc;
+      } else if (s.reader != t.tid) {
+        s.reader = -2;
+      }
+    }
+  }
+}
+}  // namespace detail
+
+// Tensor code calls this before every global-memory access on the CPU target.
+inline void check_global_access(const void* p, std::size_t bytes, bool is_write,
+                                std::source_location loc = std::source_location::current()) {
+  if (!config().checked) [[likely]]
+    return;
+  detail::check_global_slow(p, bytes, is_write, loc);
+}
+
+// Tensor code calls this before every shared-memory access on the CPU target.
+inline void check_shared_access(const void* p, std::size_t bytes, bool is_write,
+                                std::source_location loc) {
+  if (!config().checked) [[likely]]
+    return;
+  detail::check_shared_slow(p, bytes, is_write, false, loc);
+}
+
+// Atomics: bounds and initialisation are checked, but concurrent atomics are not races.
+inline void check_atomic_access(const void* p, std::size_t bytes,
+                                std::source_location loc = std::source_location::current()) {
+  if (!config().checked) [[likely]]
+    return;
+  if (detail::in_dynamic_smem(p)) detail::check_shared_slow(p, bytes, true, true, loc);
+  else detail::check_global_slow(p, bytes, true, loc);
+}
+
+}  // namespace bbx::sim

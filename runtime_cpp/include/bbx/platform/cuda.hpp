@@ -1,0 +1,190 @@
+// bbx/platform/cuda.hpp — the platform API mapped onto CUDA (NVIDIA, warp size 32): the DSL's
+// 32-lane warp is the hardware warp; shuffles/votes use the full-warp mask like CuTe-DSL.
+#pragma once
+
+#include <cstddef>
+#include <cstdio>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "bbx/config.hpp"
+#include "bbx/platform/common.hpp"
+
+namespace bbx {
+namespace arch {
+
+BBX_DEVICE dim3 thread_idx() {
+  return dim3(static_cast<int>(threadIdx.x), static_cast<int>(threadIdx.y), static_cast<int>(threadIdx.z));
+}
+BBX_DEVICE dim3 block_idx() {
+  return dim3(static_cast<int>(blockIdx.x), static_cast<int>(blockIdx.y), static_cast<int>(blockIdx.z));
+}
+BBX_DEVICE dim3 block_dim() {
+  return dim3(static_cast<int>(blockDim.x), static_cast<int>(blockDim.y), static_cast<int>(blockDim.z));
+}
+BBX_DEVICE dim3 grid_dim() {
+  return dim3(static_cast<int>(gridDim.x), static_cast<int>(gridDim.y), static_cast<int>(gridDim.z));
+}
+BBX_DEVICE int wavefront_size() { return 32; }
+
+namespace detail {
+BBX_DEVICE int linear_tid() {
+  return static_cast<int>(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
+}
+constexpr unsigned kFullMask = 0xffffffffu;
+template <class T, class F>
+BBX_DEVICE T per_word(const T& v, F f) {
+  auto w = ::bbx::detail::LaneWords<T>::from(v);
+  BBX_UNROLL
+  for (int i = 0; i < ::bbx::detail::LaneWords<T>::count; ++i) w.w[i] = f(w.w[i]);
+  return w.to();
+}
+}  // namespace detail
+
+BBX_DEVICE int lane_idx() { return detail::linear_tid() & 31; }
+BBX_DEVICE int warp_idx() { return detail::linear_tid() >> 5; }
+
+BBX_DEVICE void sync_threads() { __syncthreads(); }
+BBX_DEVICE void barrier() { __syncthreads(); }
+
+// width must be <= 32 on CUDA (a width-64 shuffle needs a 64-lane wavefront).
+template <class T>
+BBX_DEVICE T shuffle_sync(const T& v, int src_lane, int width = 32) {
+  BBX_ASSERT(width <= 32, "shuffle width 64 needs a 64-lane wavefront");
+  return detail::per_word(v, [=](unsigned x) { return __shfl_sync(detail::kFullMask, x, src_lane, width); });
+}
+template <class T>
+BBX_DEVICE T shuffle_sync_bfly(const T& v, int lane_mask, int width = 32) {
+  BBX_ASSERT(width <= 32, "shuffle width 64 needs a 64-lane wavefront");
+  return detail::per_word(v, [=](unsigned x) { return __shfl_xor_sync(detail::kFullMask, x, lane_mask, width); });
+}
+template <class T>
+BBX_DEVICE T shuffle_sync_down(const T& v, int delta, int width = 32) {
+  BBX_ASSERT(width <= 32, "shuffle width 64 needs a 64-lane wavefront");
+  return detail::per_word(v, [=](unsigned x) { return __shfl_down_sync(detail::kFullMask, x, static_cast<unsigned>(delta), width); });
+}
+template <class T>
+BBX_DEVICE T shuffle_sync_up(const T& v, int delta, int width = 32) {
+  BBX_ASSERT(width <= 32, "shuffle width 64 needs a 64-lane wavefront");
+  return detail::per_word(v, [=](unsigned x) { return __shfl_up_sync(detail::kFullMask, x, static_cast<unsigned>(delta), width); });
+}
+
+BBX_DEVICE unsigned vote_ballot(bool pred) { return __ballot_sync(detail::kFullMask, pred); }
+BBX_DEVICE bool vote_any(bool pred) { return __any_sync(detail::kFullMask, pred) != 0; }
+BBX_DEVICE bool vote_all(bool pred) { return __all_sync(detail::kFullMask, pred) != 0; }
+
+namespace detail {
+template <class T>
+BBX_DEVICE T atomic_fmax(T* p, T v) {
+  using I = std::conditional_t<sizeof(T) == 4, int, unsigned long long>;
+  I* ip = reinterpret_cast<I*>(p);
+  I old = *reinterpret_cast<volatile I*>(ip);
+  while (true) {
+    T cur;
+    __builtin_memcpy(&cur, &old, sizeof(T));
+    if (!(cur < v)) return cur;
+    I want;
+    __builtin_memcpy(&want, &v, sizeof(T));
+    const I seen = atomicCAS(ip, old, want);
+    if (seen == old) return cur;
+    old = seen;
+  }
+}
+template <class T>
+BBX_DEVICE T atomic_fmin(T* p, T v) {
+  using I = std::conditional_t<sizeof(T) == 4, int, unsigned long long>;
+  I* ip = reinterpret_cast<I*>(p);
+  I old = *reinterpret_cast<volatile I*>(ip);
+  while (true) {
+    T cur;
+    __builtin_memcpy(&cur, &old, sizeof(T));
+    if (!(v < cur)) return cur;
+    I want;
+    __builtin_memcpy(&want, &v, sizeof(T));
+    const I seen = atomicCAS(ip, old, want);
+    if (seen == old) return cur;
+    old = seen;
+  }
+}
+}  // namespace detail
+
+// Atomics on global or shared pointers; return the old value.
+template <class T>
+BBX_DEVICE T atomic_add(T* p, T v) { return atomicAdd(p, v); }
+template <class T>
+BBX_DEVICE T atomic_max(T* p, T v) {
+  if constexpr (std::is_floating_point_v<T>) return detail::atomic_fmax(p, v);
+  else return atomicMax(p, v);
+}
+template <class T>
+BBX_DEVICE T atomic_min(T* p, T v) {
+  if constexpr (std::is_floating_point_v<T>) return detail::atomic_fmin(p, v);
+  else return atomicMin(p, v);
+}
+template <class T>
+BBX_DEVICE T atomic_cas(T* p, T expected, T desired) {
+  if constexpr (std::is_floating_point_v<T>) {
+    using I = std::conditional_t<sizeof(T) == 4, int, unsigned long long>;
+    I e, d;
+    __builtin_memcpy(&e, &expected, sizeof(T));
+    __builtin_memcpy(&d, &desired, sizeof(T));
+    const I old = atomicCAS(reinterpret_cast<I*>(p), e, d);
+    T r;
+    __builtin_memcpy(&r, &old, sizeof(T));
+    return r;
+  } else {
+    return atomicCAS(p, expected, desired);
+  }
+}
+
+template <class T>
+BBX_DEVICE T* dynamic_smem() {
+  extern __shared__ __align__(16) unsigned char bbx_dynamic_smem_[];
+  return reinterpret_cast<T*>(bbx_dynamic_smem_);
+}
+
+using ::printf;
+
+}  // namespace arch
+
+namespace detail {
+[[noreturn]] inline void throw_cuda(cudaError_t e, const char* what, dim3 g, dim3 b, std::size_t smem) {
+  throw LaunchError(std::string("bbx: ") + what + " failed: " + cudaGetErrorName(e) + ": " +
+                    cudaGetErrorString(e) + " (grid (" + std::to_string(g.x) + "," +
+                    std::to_string(g.y) + "," + std::to_string(g.z) + "), block (" +
+                    std::to_string(b.x) + "," + std::to_string(b.y) + "," + std::to_string(b.z) +
+                    "), dynamic shared memory " + std::to_string(smem) + " bytes)");
+}
+}  // namespace detail
+
+// Launches kernel<<<grid, block, smem_bytes, stream>>>(args...) and checks the launch.
+template <class... P, class... A>
+void launch(void (*kernel)(P...), dim3 grid, dim3 block, std::size_t smem_bytes, Stream stream,
+            A&&... args) {
+  static_assert(sizeof...(P) == sizeof...(A), "bbx::launch: wrong number of kernel arguments");
+  (void)cudaGetLastError();  // clear a stale error so it is not blamed on this launch
+  if (smem_bytes > 48 * 1024) {
+    cudaError_t e = cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel),
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(smem_bytes));
+    if (e != cudaSuccess) detail::throw_cuda(e, "cudaFuncSetAttribute", grid, block, smem_bytes);
+  }
+  std::tuple<std::decay_t<P>...> params(std::forward<A>(args)...);
+  void* ptrs[sizeof...(P) > 0 ? sizeof...(P) : 1] = {};
+  std::apply([&](auto&... p) {
+    int i = 0;
+    ((ptrs[i++] = static_cast<void*>(&p)), ...);
+  }, params);
+  cudaError_t e = cudaLaunchKernel(reinterpret_cast<const void*>(kernel),
+                                   ::dim3(static_cast<unsigned>(grid.x), static_cast<unsigned>(grid.y),
+                                          static_cast<unsigned>(grid.z)),
+                                   ::dim3(static_cast<unsigned>(block.x), static_cast<unsigned>(block.y),
+                                          static_cast<unsigned>(block.z)),
+                                   ptrs, smem_bytes, reinterpret_cast<cudaStream_t>(stream.handle));
+  if (e == cudaSuccess) e = cudaGetLastError();
+  if (e != cudaSuccess) detail::throw_cuda(e, "cudaLaunchKernel", grid, block, smem_bytes);
+}
+
+}  // namespace bbx

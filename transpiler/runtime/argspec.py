@@ -1,0 +1,531 @@
+"""Argument specifications: what one specialization of a jit function knows about an argument.
+
+A specialization is built for the *facts* of its arguments, not their values:
+
+* a tensor: dtype, rank, each mode's extent and stride (a static int, or dynamic ``?``, optionally
+  with a known divisibility ``?{div=N}``), the assumed alignment of its data pointer in bytes, and
+  its device type (``cpu``/``cuda``; ROCm torch reports ``cuda`` too);
+* a scalar: its dtype (its value is a run-time argument);
+* a pointer (``cute.runtime.make_ptr``): element dtype and assumed alignment;
+* a stream: nothing (run-time);
+* a Python meta value (``cutlass.Constexpr``): the value itself, by a repr-stable key.
+
+Text form (``bbx build --arg``), printed canonically by ``str(spec)``::
+
+    f32[?,?]:stride(?,1)@16:cuda    tensor; stride omitted = all dynamic; @N omitted = natural
+    f16[128,?{div=8}]               alignment (the element size); :device omitted = any device
+    i32 / f32 / bool                scalars
+    ptr(f16)@16                     pointer
+    stream                          stream
+    const(128) / const('l1')        meta value (a Python literal)
+
+How specs are derived from values (which facts are static) lives in `from_value` (direct torch
+tensors and scalars) and in `bbx.runtime.dlpack_tensor` (the ``from_dlpack`` wrapper).
+"""
+
+from __future__ import annotations
+
+import ast
+import enum
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import dtypes
+
+STATIC_ALIGN_CAP = 16  # bytes; the widest vector access the generated code uses
+
+
+class ArgumentError(TypeError):
+    """A run-time argument does not match the specialization it is passed to."""
+
+
+class ArgSpecSyntaxError(ValueError):
+    """A malformed ``--arg`` spelling; the message names the column (1-based)."""
+
+    def __init__(self, text: str, column: int, what: str) -> None:
+        self.text, self.column, self.what = text, column, what
+        pointer = " " * (column - 1) + "^"
+        super().__init__(
+            f"bad argument spec {text!r} at column {column}: {what}\n  {text}\n  {pointer}"
+        )
+
+
+@dataclass(frozen=True)
+class Dyn:
+    """A dynamic extent or stride; `divisibility` is what the specialization may assume."""
+
+    divisibility: int = 1
+
+    def __str__(self) -> str:
+        return "?" if self.divisibility == 1 else f"?{{div={self.divisibility}}}"
+
+
+DYN = Dyn()
+Dim = int | Dyn
+
+
+def _dim_key(d: Dim) -> int | str:
+    return d if isinstance(d, int) else str(d)
+
+
+@dataclass(frozen=True)
+class TensorSpec:
+    dtype: str
+    shape: tuple[Dim, ...]
+    stride: tuple[Dim, ...]
+    align: int
+    device: str | None = None
+
+    def __post_init__(self) -> None:
+        dtypes.dtype(self.dtype)
+        if len(self.shape) != len(self.stride):
+            raise ValueError(f"shape {self.shape} and stride {self.stride} differ in rank")
+        if self.align < 1 or self.align & (self.align - 1):
+            raise ValueError(f"alignment {self.align} is not a power of two")
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    def __str__(self) -> str:
+        text = f"{self.dtype}[{','.join(str(d) for d in self.shape)}]"
+        if any(not isinstance(s, Dyn) or s.divisibility != 1 for s in self.stride):
+            text += f":stride({','.join(str(s) for s in self.stride)})"
+        if self.align != dtypes.dtype(self.dtype).size:
+            text += f"@{self.align}"
+        if self.device is not None:
+            text += f":{self.device}"
+        return text
+
+    def key_fields(self) -> dict[str, Any]:
+        return {
+            "kind": "tensor", "dtype": self.dtype, "shape": [_dim_key(d) for d in self.shape],
+            "stride": [_dim_key(s) for s in self.stride], "align": self.align,
+            "device": self.device,
+        }
+
+
+@dataclass(frozen=True)
+class ScalarSpec:
+    dtype: str
+
+    def __post_init__(self) -> None:
+        dtypes.dtype(self.dtype)
+
+    def __str__(self) -> str:
+        return self.dtype
+
+    def key_fields(self) -> dict[str, Any]:
+        return {"kind": "scalar", "dtype": self.dtype}
+
+
+@dataclass(frozen=True)
+class PointerSpec:
+    dtype: str
+    align: int
+
+    def __str__(self) -> str:
+        suffix = "" if self.align == dtypes.dtype(self.dtype).size else f"@{self.align}"
+        return f"ptr({self.dtype}){suffix}"
+
+    def key_fields(self) -> dict[str, Any]:
+        return {"kind": "pointer", "dtype": self.dtype, "align": self.align}
+
+
+@dataclass(frozen=True)
+class StreamSpec:
+    def __str__(self) -> str:
+        return "stream"
+
+    def key_fields(self) -> dict[str, Any]:
+        return {"kind": "stream"}
+
+
+@dataclass(frozen=True)
+class ConstexprSpec:
+    """A compile-time Python value, compared and hashed by its repr-stable `key`."""
+
+    key: str
+    value: Any = field(default=None, compare=False, hash=False, repr=False)
+
+    @classmethod
+    def of(cls, value: Any) -> ConstexprSpec:
+        return cls(stable_repr(value), value)
+
+    def __str__(self) -> str:
+        return f"const({self.key})"
+
+    def key_fields(self) -> dict[str, Any]:
+        return {"kind": "constexpr", "value": self.key}
+
+
+ArgSpec = TensorSpec | ScalarSpec | PointerSpec | StreamSpec | ConstexprSpec
+
+
+# ---------------------------------------------------------------------------------------------
+# repr-stable keys of meta values
+
+def is_plain_data(value: Any) -> bool:
+    """True for values whose `stable_repr` is a faithful, process-independent key."""
+    if value is None or isinstance(value, (bool, int, float, str, bytes, enum.Enum)):
+        return True
+    if isinstance(value, (tuple, list, frozenset)):
+        return all(is_plain_data(v) for v in value)
+    if isinstance(value, dict):
+        return all(is_plain_data(k) and is_plain_data(v) for k, v in value.items())
+    numeric = value if isinstance(value, type) else type(value)
+    return isinstance(getattr(numeric, "bbx_dtype", None), str)
+
+
+def stable_repr(value: Any) -> str:
+    """A repr that is the same in every process for the same meta value."""
+    if isinstance(value, enum.Enum):
+        return f"{type(value).__qualname__}.{value.name}"
+    if isinstance(value, type):
+        if isinstance(getattr(value, "bbx_dtype", None), str):
+            return f"cutlass.{value.__name__}"
+        return f"<class {value.__module__}.{value.__qualname__}>"
+    if isinstance(value, (tuple, list)):
+        inner = ", ".join(stable_repr(v) for v in value)
+        if isinstance(value, tuple):
+            return f"({inner},)" if len(value) == 1 else f"({inner})"
+        return f"[{inner}]"
+    if isinstance(value, dict):
+        items = sorted((stable_repr(k), stable_repr(v)) for k, v in value.items())
+        return "{" + ", ".join(f"{k}: {v}" for k, v in items) + "}"
+    if isinstance(value, float) and math.isnan(value):
+        return "float('nan')"
+    numeric = getattr(type(value), "bbx_dtype", None)
+    if isinstance(numeric, str):
+        return f"cutlass.{type(value).__name__}({value.value!r})"
+    if callable(value) and hasattr(value, "__code__"):
+        code = value.__code__
+        where = f"{code.co_filename}:{code.co_firstlineno}"
+        return f"<function {value.__module__}.{value.__qualname__} at {where}>"
+    return repr(value)
+
+
+# ---------------------------------------------------------------------------------------------
+# specs from values
+
+def _largest_pow2_dividing(address: int, cap: int = STATIC_ALIGN_CAP) -> int:
+    if address == 0:
+        return cap
+    return min(cap, address & -address)
+
+
+def dlpack_strides(tensor: Any) -> tuple[int, ...]:
+    """torch strides as DLPack exports them: a mode of extent 1 has stride 1."""
+    return tuple(1 if n == 1 else s for n, s in zip(tensor.shape, tensor.stride(), strict=True))
+
+
+def leading_mode(shape: tuple[int, ...], stride: tuple[int, ...]) -> int | None:
+    """The DSL's leading-dimension deduction: the one unit-stride mode, or among several the
+    one of extent > 1; None when there is none or it is ambiguous."""
+    units = [i for i, s in enumerate(stride) if s == 1]
+    if len(units) == 1:
+        return units[0]
+    wide = [i for i in units if shape[i] > 1]
+    return wide[0] if len(wide) == 1 else None
+
+
+def direct_tensor_spec(tensor: Any) -> TensorSpec:
+    """A torch tensor passed directly to a jit function (the DSL's implicit conversion).
+
+    Our rule: every extent dynamic; every stride dynamic except the leading mode's (deduced as
+    `leading_mode` does), which is static 1; alignment = the largest power of two <= 16 dividing
+    the data pointer (at least what the address guarantees, so a fresh allocation is @16 and a
+    view at an odd element offset is @element size or less); device = the torch device type.
+    """
+    dt = dtypes.from_torch(tensor.dtype)
+    shape = tuple(int(n) for n in tensor.shape)
+    stride = dlpack_strides(tensor)
+    lead = leading_mode(shape, stride)
+    return TensorSpec(
+        dtype=dt.name,
+        shape=tuple(DYN for _ in shape),
+        stride=tuple(1 if i == lead else DYN for i in range(len(shape))),
+        align=_largest_pow2_dividing(int(tensor.data_ptr())),
+        device=tensor.device.type,
+    )
+
+
+def scalar_dtype_of(value: Any) -> str | None:
+    """The dtype the DSL infers for an unannotated dynamic scalar, or None if not a scalar."""
+    numeric = getattr(type(value), "bbx_dtype", None)
+    if isinstance(numeric, str):
+        return numeric
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):
+        return "i32"
+    if isinstance(value, float):
+        return "f32"
+    return None
+
+
+def _is_torch_tensor(value: Any) -> bool:
+    try:
+        import torch
+    except ImportError:  # pragma: no cover - torch is a dependency
+        return False
+    return isinstance(value, torch.Tensor)
+
+
+def _is_stream(value: Any) -> bool:
+    return hasattr(value, "cuda_stream") or type(value).__name__ in ("CUstream", "HostStream")
+
+
+def from_value(value: Any, *, constexpr: bool = False, dtype: str | None = None) -> ArgSpec:
+    """The spec of one call argument. `constexpr`: annotated ``cutlass.Constexpr``; `dtype`: the
+    argument is annotated with a numeric type. Unannotated values follow the DSL: tensors, numbers
+    and numeric instances are dynamic; everything else (types, strings, callables, tuples, None)
+    is a meta value."""
+    if constexpr:
+        return ConstexprSpec.of(value)
+    spec_method = getattr(value, "bbx_arg_spec", None)
+    if callable(spec_method):  # from_dlpack tensors, make_ptr pointers
+        return spec_method()
+    if _is_torch_tensor(value):
+        return direct_tensor_spec(value)
+    if dtype is not None:
+        return ScalarSpec(dtype)
+    if _is_stream(value):
+        return StreamSpec()
+    inferred = scalar_dtype_of(value)
+    if inferred is not None:
+        return ScalarSpec(inferred)
+    return ConstexprSpec.of(value)
+
+
+# ---------------------------------------------------------------------------------------------
+# text form
+
+_DIM = re.compile(r"\?(?:\{div=(\d+)\})?|\d+")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+class _Parser:
+    def __init__(self, text: str) -> None:
+        self.text, self.pos = text, 0
+
+    def fail(self, what: str, at: int | None = None) -> ArgSpecSyntaxError:
+        return ArgSpecSyntaxError(self.text, (self.pos if at is None else at) + 1, what)
+
+    def peek(self, s: str) -> bool:
+        return self.text.startswith(s, self.pos)
+
+    def expect(self, s: str) -> None:
+        if not self.peek(s):
+            found = self.text[self.pos:self.pos + 1] or "end of text"
+            raise self.fail(f"expected {s!r}, found {found!r}")
+        self.pos += len(s)
+
+    def name(self, what: str) -> str:
+        m = _NAME.match(self.text, self.pos)
+        if not m:
+            raise self.fail(f"expected {what}")
+        self.pos = m.end()
+        return m.group()
+
+    def integer(self, what: str) -> int:
+        m = re.compile(r"\d+").match(self.text, self.pos)
+        if not m:
+            raise self.fail(f"expected {what}")
+        self.pos = m.end()
+        return int(m.group())
+
+    def dtype(self) -> str:
+        start = self.pos
+        name = self.name("a dtype")
+        if name not in dtypes.DTYPES:
+            raise self.fail(f"unknown dtype {name!r} (known: {', '.join(dtypes.DTYPES)})", start)
+        return name
+
+    def dims(self, close: str, what: str) -> tuple[Dim, ...]:
+        out: list[Dim] = []
+        if self.peek(close):
+            self.pos += 1
+            return ()
+        while True:
+            m = _DIM.match(self.text, self.pos)
+            if not m:
+                raise self.fail(f"expected {what}: an integer, '?' or '?{{div=N}}'")
+            if m.group().startswith("?"):
+                div = int(m.group(1) or 1)
+                if div < 1:
+                    raise self.fail("divisibility must be at least 1")
+                out.append(Dyn(div))
+            else:
+                out.append(int(m.group()))
+            self.pos = m.end()
+            if self.peek(close):
+                self.pos += 1
+                return tuple(out)
+            self.expect(",")
+
+    def align(self) -> int:
+        start = self.pos
+        value = self.integer("an alignment in bytes after '@'")
+        if value < 1 or value & (value - 1):
+            raise self.fail(f"alignment {value} is not a power of two", start)
+        return value
+
+    def end(self) -> None:
+        if self.pos != len(self.text):
+            raise self.fail(f"unexpected {self.text[self.pos:]!r}")
+
+
+def parse(text: str) -> ArgSpec:
+    """Parse the ``--arg`` spelling (see the module docstring)."""
+    p = _Parser(text)
+    if p.peek("const("):
+        if not text.endswith(")"):
+            raise p.fail("expected ')' closing const(", len(text))
+        inner = text[len("const("):-1]
+        try:
+            value = ast.literal_eval(inner)
+        except (ValueError, SyntaxError) as exc:
+            raise p.fail(f"const(...) takes a Python literal ({exc.__class__.__name__})",
+                         len("const(")) from None
+        return ConstexprSpec.of(value)
+    if text == "stream":
+        return StreamSpec()
+    if p.peek("ptr("):
+        p.pos += len("ptr(")
+        dt = p.dtype()
+        p.expect(")")
+        align = dtypes.dtype(dt).size
+        if p.peek("@"):
+            p.pos += 1
+            align = p.align()
+        p.end()
+        return PointerSpec(dt, align)
+    dt = p.dtype()
+    if p.pos == len(text):
+        return ScalarSpec(dt)
+    p.expect("[")
+    shape = p.dims("]", "an extent")
+    stride: tuple[Dim, ...] = tuple(DYN for _ in shape)
+    if p.peek(":stride("):
+        p.pos += len(":stride(")
+        at = p.pos
+        stride = p.dims(")", "a stride")
+        if len(stride) != len(shape):
+            raise p.fail(f"{len(stride)} strides for a rank-{len(shape)} tensor", at)
+    align = dtypes.dtype(dt).size
+    if p.peek("@"):
+        p.pos += 1
+        align = p.align()
+    device = None
+    if p.peek(":"):
+        p.pos += 1
+        device = p.name("a device type (cpu, cuda)")
+    p.end()
+    return TensorSpec(dt, shape, stride, align, device)
+
+
+def key_fields(specs: dict[str, ArgSpec]) -> dict[str, Any]:
+    """Cache-key components of a whole argument list (by parameter name)."""
+    return {name: spec.key_fields() for name, spec in specs.items()}
+
+
+# ---------------------------------------------------------------------------------------------
+# validation before launch
+
+_INT_RANGES = {"i8": 8, "i16": 16, "i32": 32, "i64": 64}
+
+
+def _tensor_problems(spec: TensorSpec, tensor: Any) -> list[str]:
+    try:
+        actual_dtype = dtypes.from_torch(tensor.dtype).name
+    except ValueError:
+        actual_dtype = str(tensor.dtype)
+    if actual_dtype != spec.dtype:
+        return [f"dtype is {actual_dtype}, expected {spec.dtype}"]
+    if tensor.dim() != spec.rank:
+        return [f"rank is {tensor.dim()}, expected {spec.rank}"]
+    problems: list[str] = []
+    if spec.device is not None and tensor.device.type != spec.device:
+        problems.append(f"device is {tensor.device.type}, expected {spec.device}")
+    shape = tuple(int(n) for n in tensor.shape)
+    stride = dlpack_strides(tensor)
+    for mode, (want, got) in enumerate(zip(spec.shape, shape, strict=True)):
+        if isinstance(want, int) and want != got:
+            problems.append(f"extent of mode {mode} is {got}, expected {want}")
+        elif isinstance(want, Dyn) and got % want.divisibility:
+            problems.append(f"extent of mode {mode} is {got}, expected a multiple of "
+                            f"{want.divisibility}")
+    for mode, (want, got) in enumerate(zip(spec.stride, stride, strict=True)):
+        if isinstance(want, int) and want != got and shape[mode] != 1:
+            what = "unit stride" if want == 1 else f"stride {want}"
+            problems.append(f"stride of mode {mode} is {got}, expected {what}")
+        elif isinstance(want, Dyn) and got % want.divisibility and shape[mode] != 1:
+            problems.append(f"stride of mode {mode} is {got}, expected a multiple of "
+                            f"{want.divisibility}")
+    address = int(tensor.data_ptr())
+    if address % spec.align:
+        problems.append(f"data pointer {address:#x} is aligned to "
+                        f"{_largest_pow2_dividing(address, 1 << 30)} bytes, expected "
+                        f"{spec.align}")
+    return problems
+
+
+def _scalar_problems(spec: ScalarSpec, value: Any) -> list[str]:
+    numeric = getattr(type(value), "bbx_dtype", None)
+    if isinstance(numeric, str):
+        if numeric != spec.dtype:
+            return [f"is a {type(value).__name__} ({numeric}), expected {spec.dtype}"]
+        return []
+    want = dtypes.dtype(spec.dtype)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        if want.kind == "bool" and isinstance(value, bool):
+            return []
+        return [f"is {type(value).__name__}, expected a {spec.dtype} scalar"]
+    if isinstance(value, float) and not want.is_float:
+        return [f"is a float ({value!r}), expected an integer {spec.dtype}"]
+    if isinstance(value, int) and want.kind in ("int", "uint"):
+        bits = want.bits
+        low, high = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if want.kind == "int" \
+            else (0, (1 << bits) - 1)
+        if not low <= value <= high:
+            return [f"value {value} does not fit {spec.dtype} [{low}, {high}]"]
+    return []
+
+
+def _problems(spec: ArgSpec, value: Any) -> list[str]:
+    if isinstance(spec, TensorSpec):
+        tensor = getattr(value, "bbx_torch_tensor", None)
+        tensor = value if tensor is None and _is_torch_tensor(value) else tensor
+        if tensor is None:
+            return [f"is {type(value).__name__}, expected a tensor"]
+        return _tensor_problems(spec, tensor)
+    if isinstance(spec, ScalarSpec):
+        return _scalar_problems(spec, value)
+    if isinstance(spec, PointerSpec):
+        actual = from_value(value)
+        if not isinstance(actual, PointerSpec):
+            return [f"is {type(value).__name__}, expected a pointer"]
+        if actual.dtype != spec.dtype:
+            return [f"points to {actual.dtype}, expected {spec.dtype}"]
+        address = int(getattr(value, "address", 0))
+        if address % spec.align:
+            return [f"address {address:#x} is not aligned to {spec.align} bytes"]
+        return []
+    if isinstance(spec, StreamSpec):
+        return [] if value is None or _is_stream(value) else \
+            [f"is {type(value).__name__}, expected a stream"]
+    key = stable_repr(value)
+    return [] if key == spec.key else [f"is {key}, expected {spec.key}"]
+
+
+def validate(spec: ArgSpec, value: Any, name: str) -> None:
+    """Raise ArgumentError unless `value` may be passed where `spec` was specialized."""
+    problems = _problems(spec, value)
+    if problems:
+        raise ArgumentError(
+            f"bbx: argument {name!r} does not match its specialization {spec}: "
+            + "; ".join(problems)
+        )

@@ -1,0 +1,5 @@
+#include "../dynamic_control.hip"
+#include "common.hpp"
+
+using namespace bbx_inst;
+template void bbx_gen::dynamic_control::row_stats<EmptyMeta, Mat, Mat>(Mat, Mat, float, float, bbx::Stream);

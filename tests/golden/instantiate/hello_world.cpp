@@ -1,0 +1,5 @@
+#include "../hello_world.hip"
+#include "common.hpp"
+
+using namespace bbx_inst;
+template void bbx_gen::hello_world::hello_world<EmptyMeta>(int32_t, bbx::Stream);

@@ -1,0 +1,418 @@
+"""Lowering of calls: DSL functions (via `bbx.dsl_api`), numeric casts, methods of DSL objects,
+`@cute.jit` helpers and Constexpr callables."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from . import cxx_ast as c
+from . import dsl_api
+from . import kinds as k
+from .discovery import DslFunction
+from .imports import dotted
+from .kinds import Cat, Kind
+from .lower_expr import ExprLowerer, Val, float_literal
+from .scope import STATIC_LOOP, Var
+from .walk import walk
+
+
+def lower_call(lw: ExprLowerer, node: cst.Call) -> Val:
+    fc = lw.fc
+    func = node.func
+    resolved = lw.mod.names.resolve(func)
+    if resolved is not None:
+        return _dsl_call(lw, node, resolved)
+    if isinstance(func, cst.Attribute):
+        if (
+            isinstance(func.value, cst.Name)
+            and func.value.value == fc.self_name
+            and fc.fn.cls is not None
+        ):
+            name = func.attr.value
+            if name in fc.fn.cls.methods:
+                return helper_call(lw, node, fc.fn.cls.methods[name])
+            if name in fc.fn.cls.plain_methods:
+                raise fc.error(
+                    node,
+                    "runtime-python-call",
+                    f"undecorated method '{name}' called with run-time arguments",
+                    "decorate it with @cute.jit, or only pass compile-time values",
+                )
+        return _method_call(lw, node, func)
+    if isinstance(func, cst.Name):
+        var = fc.env.lookup(func.value)
+        if var is not None and var.kind.cat in (Cat.CONSTEXPR, Cat.FUNC, Cat.VALUE):
+            args = tuple(lw.value(a.value) for a in node.args)
+            return Val(k.VALUE, c.Call(c.Id(var.cxx), args), node=node)
+        if var is None:
+            target = lw.mod.info.free_function(func.value)
+            if target is not None:
+                return helper_call(lw, node, target)
+            if func.value in lw.mod.info.plain_functions:
+                raise fc.error(
+                    node,
+                    "runtime-python-call",
+                    f"Python function '{func.value}' called with run-time arguments",
+                    "decorate it with @cute.jit, or only pass compile-time values",
+                )
+        lw.lower(func)  # raises the right diagnostic for an unknown name
+    raise fc.error(
+        node,
+        "unsupported-call",
+        "this call is not supported",
+        "call DSL functions, @cute.jit functions or Constexpr callables",
+    )
+
+
+# ------------------------------------------------------------------------------------------
+# DSL functions
+# ------------------------------------------------------------------------------------------
+def _dsl_call(lw: ExprLowerer, node: cst.Call, resolved: str) -> Val:
+    fc = lw.fc
+    if resolved == "cutlass.const_expr":
+        if len(node.args) != 1:
+            raise fc.error(node, "bad-arguments", "cutlass.const_expr takes one argument")
+        return lw.lower(node.args[0].value)
+    if resolved in k.NUMERIC_TYPES:
+        return _cast(lw, node, k.NUMERIC_TYPES[resolved])
+    if resolved in dsl_api.OP_CLASSES:
+        return Val(k.VALUE, c.Construct(c.Type(dsl_api.OP_CLASSES[resolved])), node=node)
+    if resolved == "cutlass.cute.printf":
+        return _printf(lw, node)
+    spec = dsl_api.FUNCTIONS.get(resolved)
+    if spec is not None:
+        return _table_call(lw, node, spec)
+    if resolved.startswith("builtins."):
+        return _builtin(lw, node, resolved[len("builtins.") :])
+    if resolved.startswith("math."):
+        raise fc.error(
+            node,
+            "runtime-math",
+            f"'{resolved}' applied to a run-time value",
+            "Python's math module only works on compile-time constants",
+        )
+    if resolved in ("cutlass.range_constexpr", "cutlass.range", "cutlass.cute.range"):
+        raise fc.error(
+            node,
+            "unsupported-construct",
+            f"'{resolved}' can only be used as the iterable of a `for` loop",
+        )
+    if dsl_api.is_known(resolved):
+        raise fc.error(node, "unsupported-call", f"'{resolved}' cannot be called here")
+    raise fc.error(
+        node,
+        "unknown-dsl-name",
+        f"unknown CuTe DSL name '{resolved}'",
+        "it is not (yet) supported by bbx; see `bbx.dsl_api` for the supported names",
+    )
+
+
+def _bind(
+    lw: ExprLowerer, node: cst.Call, params: list[str], what: str, required: int
+) -> dict[str, cst.BaseExpression]:
+    fc = lw.fc
+    bound: dict[str, cst.BaseExpression] = {}
+    positional = 0
+    for arg in node.args:
+        if arg.star:
+            raise fc.error(arg, "unsupported-construct", "`*`/`**` arguments are not supported")
+        if arg.keyword is None:
+            if positional >= len(params):
+                raise fc.error(arg, "bad-arguments", f"too many arguments to {what}")
+            bound[params[positional]] = arg.value
+            positional += 1
+        else:
+            kw = arg.keyword.value
+            if kw in params:
+                bound[kw] = arg.value
+            elif kw not in dsl_api.IGNORED_KEYWORDS:
+                raise fc.error(
+                    arg,
+                    "unsupported-keyword",
+                    f"keyword argument '{kw}' of {what} is not supported",
+                )
+    for p in params[:required]:
+        if p not in bound:
+            raise fc.error(node, "bad-arguments", f"{what} needs argument '{p}'")
+    return bound
+
+
+def _mode_args(lw: ExprLowerer, node: cst.BaseExpression) -> list[c.Expr]:
+    val = lw.lower(node)
+    value = val.kind.value if val.kind.cat is Cat.LITERAL else None
+    if isinstance(value, int):
+        value = (value,)
+    if not (isinstance(value, (tuple, list)) and all(isinstance(v, int) for v in value)):
+        if isinstance(node, cst.List):
+            items = [lw.lower(e.value).kind.value for e in node.elements]
+            if all(isinstance(v, int) for v in items):
+                return [c.Lit(str(v)) for v in items]
+        raise lw.fc.error(
+            node, "bad-arguments", "mode= must be a list of literal integers", "e.g. mode=[1]"
+        )
+    return [c.Lit(str(v)) for v in value]
+
+
+def _table_call(lw: ExprLowerer, node: cst.Call, spec: dsl_api.Fn) -> Val:
+    params = [p for p, _ in spec.params]
+    bound = _bind(lw, node, params, f"'{spec.cxx}'", spec.required)
+    args: list[c.Expr] = []
+    targs: list[c.CxxType | c.Expr] = []
+    first_kind: Kind | None = None
+    keywords = {a.keyword.value for a in node.args if a.keyword is not None}
+    for pname, role in spec.params:
+        if pname not in bound:
+            continue
+        arg = bound[pname]
+        if role == dsl_api.MODE:
+            targs += _mode_args(lw, arg)
+        elif role == dsl_api.TYPE_ARG:
+            targs.append(lw.as_type(arg))
+        elif role == dsl_api.TYPE_C:
+            args.append(c.Construct(c.Type("type_c", (lw.as_type(arg),))))
+        elif role == dsl_api.IGNORED:
+            continue
+        else:
+            val = lw.lower(arg, role)
+            if first_kind is None:
+                first_kind = val.kind
+            x = lw.materialize(val, role != dsl_api.VALUE, arg, role)
+            if role == dsl_api.VALUE and pname in keywords:
+                x = c.Annotated(f"{pname}=", x)
+            args.append(x)
+    result = spec.result
+    if result == dsl_api.FIRST:
+        result = first_kind if first_kind is not None else k.VALUE
+        if result.cat in (Cat.LITERAL, Cat.META):
+            result = k.VALUE
+    kind = result if isinstance(result, Kind) else k.VALUE
+    return Val(kind, c.Call(c.Id(spec.cxx), tuple(args), tuple(targs)), node=node)
+
+
+def _cast(lw: ExprLowerer, node: cst.Call, ctype: str) -> Val:
+    fc = lw.fc
+    if len(node.args) != 1 or node.args[0].keyword is not None:
+        raise fc.error(node, "bad-arguments", "a numeric cast takes one positional argument")
+    arg = node.args[0].value
+    val = lw.lower(arg)
+    if val.kind.cat is Cat.LITERAL and isinstance(val.kind.value, (int, float, bool)):
+        v = val.kind.value
+        if ctype in ("float", "double", "half_t", "bfloat16_t"):
+            return Val(k.dynamic(ctype), float_literal(float(v), ctype), node=node)
+        if ctype == "bool":
+            return Val(k.dynamic(ctype), c.Lit("true" if v else "false"), node=node)
+        if ctype == "int32_t":
+            return Val(k.dynamic(ctype), c.Lit(str(int(v))), node=node)
+        return Val(
+            k.dynamic(ctype), c.Construct(c.Type(ctype), (c.Lit(str(int(v))),), False), node=node
+        )
+    x = lw.materialize(val, False, arg)
+    kind = Kind(Cat.TENSOR_SSA) if val.kind.cat is Cat.TENSOR_SSA else k.dynamic(ctype)
+    return Val(kind, c.Call(c.Id("to"), (x,), (c.Type(ctype),)), node=node)
+
+
+def _printf(lw: ExprLowerer, node: cst.Call) -> Val:
+    fc = lw.fc
+    if not node.args or not isinstance(node.args[0].value, cst.SimpleString):
+        raise fc.error(
+            node,
+            "bad-arguments",
+            "cute.printf needs a literal format string first",
+            'e.g. cute.printf("x = {}", x)',
+        )
+    fmt = node.args[0].value.evaluated_value
+    from .cxx_printer import string_literal
+
+    args: list[c.Expr] = [c.Lit(string_literal(str(fmt)))]
+    for a in node.args[1:]:
+        if a.keyword is not None:
+            continue
+        args.append(lw.value(a.value))
+    return Val(k.VALUE, c.Call(c.Id("printf_fmt"), tuple(args)), node=node)
+
+
+def _builtin(lw: ExprLowerer, node: cst.Call, name: str) -> Val:
+    fc = lw.fc
+    if "builtins." + name in dsl_api.BUILTINS:
+        vals = [lw.lower(a.value) for a in node.args]
+        static = lw._static_context(*vals)
+        args = tuple(
+            lw.materialize(v, static, a.value) for v, a in zip(vals, node.args, strict=True)
+        )
+        kind = vals[0].kind if vals and vals[0].kind.cat is not Cat.LITERAL else k.VALUE
+        return Val(kind, c.Call(c.Id(dsl_api.BUILTINS["builtins." + name]), args), node=node)
+    if name in ("int", "float", "bool") and len(node.args) == 1:
+        ctype = {"int": "int32_t", "float": "float", "bool": "bool"}[name]
+        x = lw.value(node.args[0].value)
+        return Val(k.dynamic(ctype), c.Call(c.Id("to"), (x,), (c.Type(ctype),)), node=node)
+    if name == "print":
+        raise fc.error(node, "unsupported-construct", "print(...) used as a value")
+    if name == "range":
+        raise fc.error(
+            node,
+            "unsupported-construct",
+            "range(...) can only be used as the iterable of a `for` loop",
+        )
+    raise fc.error(
+        node,
+        "unsupported-builtin",
+        f"Python builtin '{name}' is not supported in kernels",
+        "supported: abs, min, max, int, float, bool, range, print (dropped)",
+    )
+
+
+# ------------------------------------------------------------------------------------------
+# methods of DSL objects
+# ------------------------------------------------------------------------------------------
+_MEMBER_METHODS: dict[str, Kind | None] = {
+    "load": Kind(Cat.TENSOR_SSA),
+    "store": None,
+    "get_slice": Kind(Cat.THR_COPY),
+    "partition_S": k.TENSOR,
+    "partition_D": k.TENSOR,
+    "retile": k.TENSOR,
+}
+
+
+def _method_call(lw: ExprLowerer, node: cst.Call, func: cst.Attribute) -> Val:
+    fc = lw.fc
+    name = func.attr.value
+    if name == "launch":
+        raise fc.error(
+            node,
+            "unsupported-construct",
+            "`.launch(...)` must be a statement of its own in a @cute.jit function",
+        )
+    obj = lw.lower(func.value)
+    if obj.kind.cat in (Cat.LITERAL, Cat.META, Cat.TYPE):
+        raise fc.error(
+            node, "unsupported-call", f"method '{name}' of a {obj.kind.describe()} is not supported"
+        )
+    objx = lw.materialize(obj, False, func.value)
+    if name in _MEMBER_METHODS:
+        args = tuple(lw.value(a.value) for a in node.args if a.keyword is None)
+        result = _MEMBER_METHODS[name]
+        return Val(result or k.VALUE, c.Call(c.Member(objx, name), args), node=node)
+    if name == "fill":
+        args = tuple(lw.value(a.value) for a in node.args)
+        return Val(k.VALUE, c.Call(c.Id("fill"), (objx, *args)), node=node)
+    if name == "to":
+        if len(node.args) != 1:
+            raise fc.error(node, "bad-arguments", ".to(...) takes one dtype")
+        t = lw.as_type(node.args[0].value)
+        kind = (
+            obj.kind
+            if obj.kind.cat is Cat.TENSOR_SSA
+            else k.dynamic(t.name if isinstance(t, c.Type) and not t.args else None)
+        )
+        return Val(kind, c.Call(c.Id("to"), (objx,), (t,)), node=node)
+    if name == "reduce":
+        bound = _bind(lw, node, ["op", "init_val", "reduction_profile"], ".reduce", 2)
+        op = lw.lower(bound["op"])
+        init = lw.value(bound["init_val"])
+        return Val(
+            k.dynamic(), c.Call(c.Id("reduce"), (objx, lw.materialize(op, False), init)), node=node
+        )
+    raise fc.error(
+        node, "unsupported-method", f"method '{name}' of a {obj.kind.describe()} is not supported"
+    )
+
+
+# ------------------------------------------------------------------------------------------
+# @cute.jit helpers and Constexpr callables
+# ------------------------------------------------------------------------------------------
+def _is_constexpr(lw: ExprLowerer, param: cst.Param) -> bool:
+    if param.annotation is None:
+        return False
+    ann = param.annotation.annotation
+    return lw.mod.names.resolve(ann) in ("cutlass.Constexpr", "cutlass.cute.Constexpr") or (
+        isinstance(ann, cst.Subscript)
+        and lw.mod.names.resolve(ann.value) in ("cutlass.Constexpr", "cutlass.cute.Constexpr")
+    )
+
+
+def callee_params(target: DslFunction) -> list[cst.Param]:
+    params = list(target.node.params.params)
+    if target.cls is not None and params:
+        params = params[1:]
+    return params
+
+
+def helper_call(lw: ExprLowerer, node: cst.Call, target: DslFunction) -> Val:
+    fc = lw.fc
+    if target.is_kernel:
+        raise fc.error(
+            node,
+            "kernel-call",
+            f"kernel '{target.name}' called without `.launch(...)`",
+            "launch it: kernel(args).launch(grid=[...], block=[...])",
+        )
+    if target is fc.fn:
+        raise fc.error(
+            node,
+            "recursion",
+            f"recursive call of '{target.name}'",
+            "recursion cannot be unrolled at compile time; use a loop",
+        )
+    params = callee_params(target)
+    names = [p.name.value for p in params]
+    bound = _bind(lw, node, names, f"'{target.name}'", 0)
+    args: list[c.Expr] = []
+    for p in params:
+        pname = p.name.value
+        if pname in ("stream",):
+            continue
+        arg = bound.get(pname, p.default)
+        if arg is None:
+            raise fc.error(node, "bad-arguments", f"'{target.name}' needs argument '{pname}'")
+        args.append(argument(lw, arg, p))
+    callee_host = target.cxx_name in lw.mod.host_functions
+    if fc.role == "host" and callee_host:
+        args.append(c.Id(fc.stream_name))
+    call = c.Call(c.Id(target.cxx_name), tuple(args), (c.Type("Meta"),))
+    return Val(k.VALUE, call, node=node)
+
+
+def argument(lw: ExprLowerer, arg: cst.BaseExpression, param: cst.Param) -> c.Expr:
+    """An argument for `param` of a generated function (helper or kernel)."""
+    constexpr = _is_constexpr(lw, param)
+    if isinstance(arg, cst.Lambda):
+        if not constexpr:
+            raise lw.fc.error(
+                arg,
+                "non-constexpr-lambda",
+                f"lambda passed to parameter '{param.name.value}', which is not a Constexpr",
+                "annotate the parameter with `cutlass.Constexpr`",
+            )
+        return lower_lambda(lw, arg)
+    ann = param.annotation.annotation if param.annotation is not None else None
+    runtime_scalar = ann is not None and lw.mod.names.resolve(ann) in k.NUMERIC_TYPES
+    return lw.value(arg, static=not runtime_scalar)
+
+
+def lower_lambda(lw: ExprLowerer, node: cst.Lambda) -> c.Expr:
+    fc = lw.fc
+    params = [p.name.value for p in node.params.params]
+    fc.env.push(STATIC_LOOP)
+    try:
+        for p in params:
+            fc.env.define(Var(p, p, k.VALUE, 0))
+        body = lw.value(node.body)
+    finally:
+        fc.env.pop()
+        for p in params:
+            fc.env.hidden.pop(p, None)
+    capture = "=" if _captures(lw, node.body, set(params)) else ""
+    return c.Lambda(tuple(params), (c.Return(body),), capture)
+
+
+def _captures(lw: ExprLowerer, node: cst.CSTNode, params: set[str]) -> bool:
+    for n in walk(node):
+        if isinstance(n, cst.Name) and n.value not in params:
+            var = lw.fc.env.lookup(n.value)
+            if var is not None and var.alias is None:
+                return True
+    return False
+
+
+__all__ = ["lower_call", "helper_call", "argument", "lower_lambda", "callee_params", "dotted"]

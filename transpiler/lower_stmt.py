@@ -1,0 +1,786 @@
+"""Lowering of Python statements (assignments, control flow, launches) to C++ statements.
+
+Each translated statement is preceded by its Python line as a comment. A statement that cannot be
+translated produces a diagnostic and is skipped, so that one run reports every error.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import libcst as cst
+
+from . import cxx_ast as c
+from . import kinds as k
+from . import meta as m
+from .context import FunctionContext
+from .diagnostics import TranslationError
+from .kinds import Cat, Kind
+from .lower_call import argument, callee_params
+from .lower_expr import ExprLowerer, Val
+from .scope import DYNAMIC_IF, DYNAMIC_LOOP, STATIC_IF, STATIC_LOOP, Var
+
+_AUG_OPS: dict[type, str] = {
+    cst.AddAssign: "+=", cst.SubtractAssign: "-=", cst.MultiplyAssign: "*=",
+    cst.DivideAssign: "/=", cst.FloorDivideAssign: "/=", cst.ModuloAssign: "%=",
+    cst.LeftShiftAssign: "<<=", cst.RightShiftAssign: ">>=", cst.BitAndAssign: "&=",
+    cst.BitOrAssign: "|=", cst.BitXorAssign: "^=",
+}  # fmt: skip
+_REBINDABLE = frozenset({Cat.DYNAMIC, Cat.VALUE, Cat.TENSOR_SSA})
+_ALIAS_CATS = frozenset({Cat.LITERAL, Cat.META})
+_LAUNCH_KEYWORDS = ("grid", "block", "smem", "stream")
+
+
+def _collapse(text: str) -> str:
+    text = " ".join(part.strip() for part in text.strip().splitlines())
+    text = re.sub(r"([(\[{])\s+", r"\1", text)
+    text = re.sub(r",?\s+([)\]}])", r"\1", text)
+    return text
+
+
+class StmtLowerer:
+    def __init__(self, fc: FunctionContext) -> None:
+        self.fc = fc
+        self.mod = fc.mod
+        self.lw = ExprLowerer(fc)
+
+    # ------------------------------------------------------------------------------------
+    # blocks and comments
+    # ------------------------------------------------------------------------------------
+    def block(self, body: cst.BaseSuite | Sequence[cst.BaseStatement]) -> list[c.Stmt]:
+        if isinstance(body, cst.IndentedBlock):
+            stmts: Sequence[cst.CSTNode] = body.body
+        elif isinstance(body, cst.SimpleStatementSuite):
+            stmts = [cst.SimpleStatementLine(body=body.body)]
+        else:
+            stmts = body  # type: ignore[assignment]
+        out: list[c.Stmt] = []
+        for i, stmt in enumerate(stmts):
+            out += self._comments(stmt)
+            if i == 0 and _is_docstring(stmt):
+                continue
+            out += self.statement(stmt)
+        return out
+
+    def _comments(self, stmt: cst.CSTNode) -> list[c.Stmt]:
+        lines = [
+            line.comment.value.lstrip("#").strip()
+            for line in getattr(stmt, "leading_lines", ())
+            if line.comment is not None
+        ]
+        return [c.Comment(tuple(lines))] if lines else []
+
+    def provenance(self, stmt: cst.CSTNode) -> c.Comment:
+        line, _ = self.mod.position(stmt)
+        if isinstance(stmt, cst.SimpleStatementLine):
+            text = "; ".join(_collapse(self.mod.code(s)).rstrip(";").strip() for s in stmt.body)
+        else:
+            text = self.mod.source_lines[line - 1].strip() if self.mod.source_lines else ""
+        trailing = getattr(stmt, "trailing_whitespace", None)
+        if isinstance(stmt, cst.SimpleStatementLine) and trailing and trailing.comment is not None:
+            text += "  " + trailing.comment.value
+        return c.Comment((f"{self.mod.file_name}:{line}  {text}",))
+
+    def statement(self, stmt: cst.CSTNode) -> list[c.Stmt]:
+        head = [self.provenance(stmt)]
+        try:
+            if isinstance(stmt, cst.SimpleStatementLine):
+                out: list[c.Stmt] = []
+                for small in stmt.body:
+                    out += self.small(small)
+                return head + out
+            if isinstance(stmt, cst.If):
+                return head + self.if_(stmt)
+            if isinstance(stmt, cst.For):
+                return head + self.for_(stmt)
+            if isinstance(stmt, cst.While):
+                return head + self.while_(stmt)
+            raise self._unsupported_statement(stmt)
+        except TranslationError as err:
+            self.mod.sink.add(err.diagnostic)
+            self._poison(stmt)
+            return []
+
+    def _poison(self, stmt: cst.CSTNode) -> None:
+        """After a failed statement, define the names it assigns (as unknown values) so that
+        their later uses do not cascade into more errors."""
+        targets: list[cst.CSTNode] = []
+        for small in getattr(stmt, "body", ()) if isinstance(stmt, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.Assign):
+                targets += [t.target for t in small.targets]
+            elif isinstance(small, (cst.AnnAssign, cst.AugAssign)):
+                targets.append(small.target)
+        names: list[str] = []
+        for t in targets:
+            if isinstance(t, cst.Name):
+                names.append(t.value)
+            elif isinstance(t, (cst.Tuple, cst.List)):
+                names += [e.value.value for e in t.elements if isinstance(e.value, cst.Name)]
+        for name in names:
+            if name != "_" and self.fc.env.lookup(name) is None:
+                self.fc.env.define(Var(name, name, k.VALUE, 0))
+
+    def _unsupported_statement(self, stmt: cst.CSTNode) -> TranslationError:
+        fc = self.fc
+        if isinstance(stmt, (cst.Try, cst.TryStar)):
+            return fc.error(
+                stmt,
+                "unsupported-construct",
+                "`try` is not supported in kernels",
+                "exceptions do not exist on the GPU",
+            )
+        if isinstance(stmt, cst.With):
+            return fc.error(stmt, "unsupported-construct", "`with` is not supported in kernels")
+        if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+            return fc.error(
+                stmt,
+                "unsupported-construct",
+                "nested function or class definitions are not supported",
+                "define @cute.jit helpers at module level or as methods",
+            )
+        if isinstance(stmt, cst.Match):
+            return fc.error(stmt, "unsupported-construct", "`match` is not supported in kernels")
+        return fc.error(stmt, "unsupported-construct", f"statement {type(stmt).__name__}")
+
+    # ------------------------------------------------------------------------------------
+    # simple statements
+    # ------------------------------------------------------------------------------------
+    def small(self, s: cst.BaseSmallStatement) -> list[c.Stmt]:
+        fc = self.fc
+        if isinstance(s, cst.Expr):
+            return self.expr_stmt(s)
+        if isinstance(s, cst.Assign):
+            if len(s.targets) != 1:
+                raise fc.error(
+                    s,
+                    "unsupported-construct",
+                    "chained assignment `a = b = ...`",
+                    "assign each name separately",
+                )
+            return self.assign(s.targets[0].target, s.value, s)
+        if isinstance(s, cst.AnnAssign):
+            if s.value is None:
+                return []
+            return self.assign(s.target, s.value, s)
+        if isinstance(s, cst.AugAssign):
+            return self.aug_assign(s)
+        if isinstance(s, cst.Return):
+            return self.return_(s)
+        if isinstance(s, cst.Pass):
+            return []
+        if isinstance(s, cst.Raise):
+            return self.raise_(s)
+        if isinstance(s, cst.Assert):
+            return self.assertTrue(s)
+        if isinstance(s, (cst.Break, cst.Continue)):
+            return self.break_(s)
+        if isinstance(s, (cst.Global, cst.Nonlocal)):
+            raise fc.error(
+                s,
+                "global-mutation",
+                f"`{'global' if isinstance(s, cst.Global) else 'nonlocal'}` is not "
+                "supported in kernels",
+                "module state cannot be changed from generated code; pass values in",
+            )
+        if isinstance(s, (cst.Import, cst.ImportFrom)):
+            raise fc.error(
+                s, "unsupported-construct", "imports inside DSL functions", "import at module level"
+            )
+        if isinstance(s, cst.Del):
+            raise fc.error(s, "unsupported-construct", "`del` is not supported in kernels")
+        raise fc.error(s, "unsupported-construct", f"statement {type(s).__name__}")
+
+    def expr_stmt(self, s: cst.Expr) -> list[c.Stmt]:
+        value = s.value
+        if isinstance(value, cst.Call):
+            resolved = self.mod.names.resolve(value.func)
+            if resolved == "builtins.print":
+                return [c.Comment(("print(...) dropped: it runs at trace time in CuTe DSL",))]
+            if isinstance(value.func, cst.Attribute) and value.func.attr.value == "launch":
+                return [self.launch(value)]
+        val = self.lw.lower(value)
+        if val.kind.cat in _ALIAS_CATS:
+            return [c.Comment(("compile-time expression statement dropped",))]
+        return [c.ExprStmt(self.lw.materialize(val, False, value))]
+
+    # -- assignment ------------------------------------------------------------------------
+    def assign(
+        self, target: cst.BaseAssignTargetExpression, value: cst.BaseExpression, stmt: cst.CSTNode
+    ) -> list[c.Stmt]:
+        fc = self.fc
+        if isinstance(target, cst.Name):
+            return self.assign_name(target, value, stmt)
+        if isinstance(target, (cst.Tuple, cst.List)):
+            return self.unpack(target, value, stmt)
+        if isinstance(target, cst.Subscript):
+            lhs = self.lw.value(target)
+            return [c.Assign(lhs, "=", self.lw.value(value))]
+        if isinstance(target, cst.Attribute):
+            raise fc.error(
+                target,
+                "global-mutation",
+                f"assignment to '{self.mod.code(target)}' inside a DSL function",
+                "configuration on self is read-only here; set it in __init__",
+            )
+        raise fc.error(target, "unsupported-construct", "unsupported assignment target")
+
+    def _declare(
+        self, name: str, val: Val, node: cst.CSTNode, stmt: cst.CSTNode, cxx: str | None = None
+    ) -> list[c.Stmt]:
+        fc = self.fc
+        line, _ = self.mod.position(stmt)
+        cxx = cxx or name
+        kind = val.kind
+        if kind.cat is Cat.LITERAL and isinstance(kind.value, (int, float, bool)):
+            if (
+                name in fc.dynamically_assigned
+                or not isinstance(kind.value, int)
+                or isinstance(kind.value, bool)
+            ):
+                ctype = _literal_ctype(kind.value)
+                fc.env.define(Var(name, cxx, k.dynamic(ctype), line))
+                return [c.Decl(c.Type(ctype), (cxx,), self.lw.materialize(val, False, node))]
+            fc.env.define(Var(name, cxx, k.STATIC, line))
+            return [c.Decl(None, (cxx,), self.lw.materialize(val, True, node))]
+        if kind.cat is Cat.META and kind.meta_kind == m.STATIC_INT:
+            fc.env.define(Var(name, cxx, k.STATIC, line))
+            return [c.Decl(None, (cxx,), self.lw.materialize(val, True, node))]
+        if kind.cat in _ALIAS_CATS:
+            alias = val.node if isinstance(val.node, cst.BaseExpression) else node
+            fc.env.define(Var(name, cxx, kind, line, alias=alias))  # type: ignore[arg-type]
+            return [c.Comment((f"'{name}' is a compile-time Python value; uses are substituted",))]
+        if kind.cat is Cat.TYPE:
+            assert val.type is not None
+            fc.env.define(Var(name, cxx, kind, line))
+            return [c.Using(cxx, val.type)]
+        expr = self.lw.materialize(val, True, node)
+        decl_type = c.Type(kind.ctype) if kind.cat is Cat.DYNAMIC and kind.ctype else None
+        fc.env.define(Var(name, cxx, kind, line))
+        return [c.Decl(decl_type, (cxx,), expr)]
+
+    def assign_name(
+        self, target: cst.Name, value: cst.BaseExpression, stmt: cst.CSTNode
+    ) -> list[c.Stmt]:
+        fc = self.fc
+        name = target.value
+        if isinstance(value, cst.Lambda):
+            raise fc.error(
+                value,
+                "non-constexpr-lambda",
+                "a lambda can only be passed directly to a `cutlass.Constexpr` parameter",
+                "pass the lambda as an argument instead of binding it to a name",
+            )
+        val = self.lw.lower(value)
+        if isinstance(stmt, cst.AnnAssign):
+            ann = self.mod.names.resolve(stmt.annotation.annotation)
+            if ann in k.NUMERIC_TYPES:
+                val = self._converted(val, k.NUMERIC_TYPES[ann], value)
+        var = fc.env.lookup(name)
+        if var is None:
+            return self._declare(name, val, value, stmt)
+        crosses = var.depth < fc.env.closure_depth()
+        same = (
+            var.alias is None
+            and var.kind.cat in _REBINDABLE
+            and (
+                val.kind.cat is var.kind.cat
+                or val.kind.cat in (Cat.LITERAL, Cat.VALUE)
+                or var.kind.cat is Cat.VALUE
+            )
+            and not (var.kind.ctype and val.kind.ctype and var.kind.ctype != val.kind.ctype)
+            and not (val.kind.cat is Cat.LITERAL and not isinstance(val.kind.value, (int, float)))
+        )
+        if same:
+            return [c.Assign(c.Id(var.cxx), "=", self.lw.materialize(val, False, value))]
+        if crosses:
+            line, _ = self.mod.position(stmt)
+            raise fc.error(
+                target,
+                "type-change",
+                f"'{name}' changes type inside {fc.env.region.replace('`', '')}: it is a "
+                f"{var.kind.describe()} (line {var.line}) and is assigned a {val.kind.describe()}",
+                "a variable keeps one C++ type; use a new name for the new value",
+            )
+        # A rebinding with a new type outside dynamic control flow: a new C++ variable.
+        cxx = fc.env.version_name(name)
+        fc.env.scopes[var.depth].names.pop(name, None)
+        saved = fc.env.scopes
+        out = self._declare(name, val, value, stmt, cxx)
+        new = fc.env.lookup(name)
+        if new is not None and new.depth != var.depth:
+            saved[new.depth].names.pop(name, None)
+            new.depth = var.depth
+            fc.env.rebind(new)
+        return out
+
+    def _converted(self, val: Val, ctype: str, node: cst.BaseExpression) -> Val:
+        if val.kind.cat is Cat.LITERAL and isinstance(val.kind.value, (int, float)):
+            from .lower_expr import float_literal
+
+            if ctype in ("float", "double", "half_t", "bfloat16_t"):
+                return Val(k.dynamic(ctype), float_literal(float(val.kind.value), ctype), node=node)
+            return Val(k.dynamic(ctype), c.Lit(str(int(val.kind.value))), node=node)
+        x = self.lw.materialize(val, False, node)
+        return Val(k.dynamic(ctype), c.Call(c.Id("to"), (x,), (c.Type(ctype),)), node=node)
+
+    def unpack(
+        self, target: cst.Tuple | cst.List, value: cst.BaseExpression, stmt: cst.CSTNode
+    ) -> list[c.Stmt]:
+        fc = self.fc
+        targets = [e.value for e in target.elements]
+        if isinstance(value, (cst.Tuple, cst.List)) and len(value.elements) == len(targets):
+            out: list[c.Stmt] = []
+            for t, v in zip(targets, value.elements, strict=True):
+                out += self.assign(t, v.value, stmt)  # type: ignore[arg-type]
+            return out
+        names: list[str] = []
+        for t in targets:
+            if not isinstance(t, cst.Name):
+                raise fc.error(t, "unsupported-construct", "nested unpacking targets")
+            if t.value != "_" and fc.env.lookup(t.value) is not None:
+                raise fc.error(
+                    t,
+                    "unsupported-construct",
+                    f"unpacking into the existing variable '{t.value}'",
+                    "unpack into new names",
+                )
+            names.append(t.value)
+        val = self.lw.lower(value)
+        if val.kind.cat is Cat.LITERAL and isinstance(val.kind.value, tuple):
+            out = []
+            for t, v in zip(targets, val.kind.value, strict=False):
+                assert isinstance(t, cst.Name)
+                if t.value != "_":
+                    out += self._declare(t.value, Val(k.literal(v), node=None), value, stmt)
+            return out
+        line, _ = self.mod.position(stmt)
+        cxx_names = []
+        elems = val.kind.elems if val.kind.cat is Cat.TUPLE else ()
+        for i, n in enumerate(names):
+            cxx = fc.env.fresh_unused() if n == "_" else n
+            cxx_names.append(cxx)
+            if n != "_":
+                kind = elems[i] if i < len(elems) else k.VALUE
+                fc.env.define(Var(n, cxx, kind, line))
+        expr = self.lw.materialize(val, True, value)
+        return [c.Decl(None, tuple(cxx_names), expr, maybe_unused=True)]
+
+    def aug_assign(self, s: cst.AugAssign) -> list[c.Stmt]:
+        fc = self.fc
+        op = _AUG_OPS.get(type(s.operator))
+        if op is None:
+            raise fc.error(s, "unsupported-operator", "`**=` is not supported")
+        if isinstance(s.target, cst.Name):
+            var = fc.env.lookup(s.target.value)
+            if var is None:
+                self.lw.lower(s.target)  # raises undefined / dynamic-scope
+                raise fc.error(s.target, "undefined-name", f"'{s.target.value}' is not defined")
+            if var.alias is not None or var.kind.cat not in _REBINDABLE:
+                # e.g. a static integer: a rebinding with a new type.
+                binary = cst.BinaryOperation(
+                    left=s.target, operator=_binary_of(s.operator), right=s.value
+                )
+                return self.assign_name(s.target, binary, s)
+            return [c.Assign(c.Id(var.cxx), op, self.lw.value(s.value))]
+        if isinstance(s.target, cst.Subscript):
+            return [c.Assign(self.lw.value(s.target), op, self.lw.value(s.value))]
+        raise fc.error(
+            s.target,
+            "global-mutation",
+            f"assignment to '{self.mod.code(s.target)}' inside a DSL function",
+            "configuration on self is read-only here; set it in __init__",
+        )
+
+    # -- return / raise / assert / break ---------------------------------------------------
+    def return_(self, s: cst.Return) -> list[c.Stmt]:
+        fc = self.fc
+        if fc.env.in_dynamic():
+            raise fc.error(
+                s,
+                "dynamic-return",
+                "`return` inside dynamic control flow",
+                "CuTe DSL functions return once, at the end; assign a result instead",
+            )
+        if fc.loops:
+            raise fc.error(s, "dynamic-return", "`return` inside a loop is not supported")
+        if s.value is None:
+            return [c.Return()]
+        if fc.role == "kernel":
+            raise fc.error(s, "kernel-return", "a @cute.kernel cannot return a value")
+        return [c.Return(self.lw.value(s.value))]
+
+    def raise_(self, s: cst.Raise) -> list[c.Stmt]:
+        fc = self.fc
+        if fc.env.in_dynamic():
+            raise fc.error(
+                s,
+                "dynamic-raise",
+                "`raise` inside dynamic control flow",
+                "only errors under compile-time (`const_expr`) conditions are supported",
+            )
+        message = "unsupported configuration"
+        exc = s.exc
+        if isinstance(exc, cst.Call):
+            if exc.args and isinstance(exc.args[0].value, cst.SimpleString):
+                message = str(exc.args[0].value.evaluated_value)
+            else:
+                message = self.mod.code(exc)
+        elif exc is not None:
+            message = self.mod.code(exc)
+        dependent = c.Id("dependent_false<Meta>")
+        return [c.StaticAssert(dependent, message)]
+
+    def assert_(self, s: cst.Assert) -> list[c.Stmt]:
+        fc = self.fc
+        val = self.lw.lower(s.test)
+        message = (
+            str(s.msg.evaluated_value)
+            if isinstance(s.msg, cst.SimpleString)
+            else self.mod.code(s.test)
+        )
+        if val.kind.cat is Cat.LITERAL:
+            if not val.kind.value:
+                raise fc.error(s, "static-assert", f"assertion is always false: {message}")
+            return [c.Comment(("assertion checked at translation time",))]
+        if val.kind.cat is Cat.META or val.kind.cat is Cat.STATIC:
+            return [c.StaticAssert(self.lw.materialize(val, True, s.test), message)]
+        raise fc.error(
+            s,
+            "dynamic-assert",
+            "`assert` on a run-time value is not supported",
+            "assert compile-time facts only",
+        )
+
+    def break_(self, s: cst.Break | cst.Continue) -> list[c.Stmt]:
+        fc = self.fc
+        word = "break" if isinstance(s, cst.Break) else "continue"
+        if not fc.loops:
+            raise fc.error(s, "syntax-error", f"`{word}` outside a loop")
+        if fc.loops[-1] == "static":
+            if word == "continue":
+                return [c.Return()]
+            raise fc.error(
+                s,
+                "static-break",
+                "`break` in a `range_constexpr` loop",
+                "the loop is unrolled at compile time; guard the body instead",
+            )
+        raise fc.error(
+            s,
+            "dynamic-break",
+            f"`{word}` in a dynamic loop is not supported",
+            "CuTe DSL loops cannot exit early; use a while condition or a predicate",
+        )
+
+    # ------------------------------------------------------------------------------------
+    # control flow
+    # ------------------------------------------------------------------------------------
+    def _is_const_expr(self, test: cst.BaseExpression) -> bool:
+        return isinstance(test, cst.Call) and self.mod.names.resolve(test.func) in (
+            "cutlass.const_expr",
+            "cutlass.cute.const_expr",
+        )
+
+    def if_(self, s: cst.If) -> list[c.Stmt]:
+        fc = self.fc
+        const = self._is_const_expr(s.test)
+        val = self.lw.lower(s.test)
+        static = val.kind.cat in (Cat.LITERAL, Cat.META, Cat.STATIC, Cat.CONSTEXPR)
+        if const and not static and val.kind.cat not in (Cat.VALUE,):
+            raise fc.error(
+                s.test,
+                "dynamic-const-expr",
+                "the `const_expr` condition depends on a run-time value",
+                "only compile-time values may appear in cutlass.const_expr(...)",
+            )
+        static = static or const
+        if val.kind.cat is Cat.LITERAL:
+            chosen = s.body if val.kind.value else s.orelse
+            note = c.Comment(("condition folded at translation time",))
+            if chosen is None:
+                return [note]
+            if isinstance(chosen, cst.If):
+                return [note, *self.if_(chosen)]
+            body = chosen.body if isinstance(chosen, cst.Else) else chosen
+            return [note, *self.block(body)]
+        cond = self.lw.materialize(val, static, s.test)
+        region = STATIC_IF if static else DYNAMIC_IF
+        then = self._scoped(region, s.body)
+        other: list[c.Stmt] = []
+        if isinstance(s.orelse, cst.If):
+            try:
+                other = self.if_(s.orelse)
+            except TranslationError as err:
+                self.mod.sink.add(err.diagnostic)
+        elif isinstance(s.orelse, cst.Else):
+            other = self._scoped(region, s.orelse.body)
+        return [c.If(cond, tuple(then), tuple(other), constexpr=static)]
+
+    def _scoped(self, region: str, body: cst.BaseSuite) -> list[c.Stmt]:
+        self.fc.env.push(region)
+        try:
+            return self.block(body)
+        finally:
+            self.fc.env.pop()
+
+    def for_(self, s: cst.For) -> list[c.Stmt]:
+        fc = self.fc
+        if s.orelse is not None:
+            raise fc.error(s.orelse, "unsupported-construct", "`for ... else` is not supported")
+        if not isinstance(s.target, cst.Name):
+            raise fc.error(s.target, "unsupported-construct", "loop targets must be a single name")
+        it = s.iter
+        resolved = self.mod.names.resolve(it.func) if isinstance(it, cst.Call) else None
+        if not isinstance(it, cst.Call) or resolved not in (
+            "builtins.range",
+            "cutlass.range",
+            "cutlass.cute.range",
+            "cutlass.range_constexpr",
+            "cutlass.cute.range_constexpr",
+        ):
+            raise fc.error(
+                it,
+                "unsupported-construct",
+                "iteration over this value is not supported",
+                "loop with range(...), cutlass.range(...) or cutlass.range_constexpr(...)",
+            )
+        name = fc.env.fresh_unused() if s.target.value == "_" else s.target.value
+        line, _ = self.mod.position(s)
+        if resolved is not None and resolved.endswith("range_constexpr"):
+            return self._static_for(s, it, name, line)
+        positional = [a.value for a in it.args if a.keyword is None]
+        keywords = {a.keyword.value: a.value for a in it.args if a.keyword is not None}
+        if not 1 <= len(positional) <= 3:
+            raise fc.error(it, "bad-arguments", "range takes 1 to 3 positional arguments")
+        unroll = None
+        for key, v in keywords.items():
+            if key == "unroll":
+                uv = self.lw.lower(v)
+                unroll = str(uv.kind.value) if uv.kind.cat is Cat.LITERAL else ""
+            elif key == "unroll_full":
+                unroll = ""
+            elif key not in ("loc", "ip"):
+                raise fc.error(v, "unsupported-keyword", f"range keyword '{key}' is not supported")
+        start: c.Expr = c.Lit("0")
+        step: c.Expr | None = None
+        descending = False
+        if len(positional) == 1:
+            stop = self.lw.value(positional[0])
+        else:
+            start = self.lw.value(positional[0])
+            stop = self.lw.value(positional[1])
+        if len(positional) == 3:
+            sv = self.lw.lower(positional[2])
+            if sv.kind.cat is Cat.LITERAL and sv.kind.value == 1:
+                step = None
+            elif (
+                sv.kind.cat is Cat.LITERAL and isinstance(sv.kind.value, int) and sv.kind.value < 0
+            ):
+                descending = True
+                step = None if sv.kind.value == -1 else self.lw.materialize(sv, False)
+            else:
+                step = self.lw.materialize(sv, False, positional[2])
+        fc.env.push(DYNAMIC_LOOP)
+        fc.loops.append("dynamic")
+        try:
+            fc.env.define(Var(s.target.value, name, k.dynamic("int"), line))
+            body = self.block(s.body)
+        finally:
+            fc.loops.pop()
+            fc.env.pop()
+        fc.env.hidden.pop(s.target.value, None)
+        return [c.For(name, start, stop, step, tuple(body), descending, unroll)]
+
+    def _static_for(self, s: cst.For, it: cst.Call, name: str, line: int) -> list[c.Stmt]:
+        fc = self.fc
+        if len(it.args) != 1 or it.args[0].keyword is not None:
+            raise fc.error(
+                it,
+                "bad-arguments",
+                "range_constexpr(n) takes exactly one argument",
+                "start/step forms are not supported yet",
+            )
+        nval = self.lw.lower(it.args[0].value)
+        count: c.CxxType | c.Expr
+        if nval.kind.cat is Cat.LITERAL and isinstance(nval.kind.value, int):
+            count = c.Lit(str(nval.kind.value))
+        elif nval.kind.cat is Cat.META and nval.kind.meta_kind == m.STATIC_INT:
+            count = c.ValueOf(c.Type(f"Meta::{nval.kind.value}"))
+        elif nval.kind.cat in (Cat.STATIC, Cat.CONSTEXPR, Cat.VALUE):
+            count = c.ValueOf(c.Decltype(self.lw.materialize(nval, True)))
+        else:
+            raise fc.error(
+                it,
+                "dynamic-range-constexpr",
+                "range_constexpr needs a compile-time trip count",
+                "use range(...) for a run-time trip count",
+            )
+        assert isinstance(s.target, cst.Name)
+        fc.env.push(STATIC_LOOP)
+        fc.loops.append("static")
+        try:
+            fc.env.define(Var(s.target.value, name, k.STATIC, line))
+            body = self.block(s.body)
+        finally:
+            fc.loops.pop()
+            fc.env.pop()
+        fc.env.hidden.pop(s.target.value, None)
+        return [c.StaticFor(count, name, tuple(body))]
+
+    def while_(self, s: cst.While) -> list[c.Stmt]:
+        fc = self.fc
+        if s.orelse is not None:
+            raise fc.error(s.orelse, "unsupported-construct", "`while ... else` is not supported")
+        val = self.lw.lower(s.test)
+        if val.kind.cat in (Cat.LITERAL, Cat.META, Cat.STATIC):
+            raise fc.error(
+                s.test,
+                "static-while",
+                "`while` on a compile-time condition",
+                "use cutlass.range_constexpr(n) for compile-time loops",
+            )
+        cond = self.lw.materialize(val, False, s.test)
+        fc.env.push(DYNAMIC_LOOP)
+        fc.loops.append("dynamic")
+        try:
+            body = self.block(s.body)
+        finally:
+            fc.loops.pop()
+            fc.env.pop()
+        return [c.While(cond, tuple(body))]
+
+    # ------------------------------------------------------------------------------------
+    # kernel launches
+    # ------------------------------------------------------------------------------------
+    def launch(self, call: cst.Call) -> c.Stmt:
+        from .signature import signature
+
+        fc = self.fc
+        func = call.func
+        assert isinstance(func, cst.Attribute)
+        kcall = func.value
+        target = None
+        if isinstance(kcall, cst.Call):
+            kref = kcall.func
+            if (
+                isinstance(kref, cst.Attribute)
+                and isinstance(kref.value, cst.Name)
+                and kref.value.value == fc.self_name
+                and fc.fn.cls is not None
+            ):
+                target = fc.fn.cls.methods.get(kref.attr.value)
+            elif isinstance(kref, cst.Name) and fc.env.lookup(kref.value) is None:
+                target = self.mod.info.free_function(kref.value)
+        if target is None or not target.is_kernel or not isinstance(kcall, cst.Call):
+            raise fc.error(
+                call,
+                "bad-launch",
+                "`.launch(...)` on something that is not a @cute.kernel call",
+                "write kernel(args).launch(grid=..., block=...)",
+            )
+        if fc.role != "host":
+            raise fc.error(
+                call, "bad-launch", "kernels can only be launched from host @cute.jit functions"
+            )
+        sig = signature(self.mod, target)
+        params = callee_params(target)
+        names = [p.name.value for p in params]
+        bound: dict[str, cst.BaseExpression] = {}
+        for i, a in enumerate(kcall.args):
+            key = (
+                a.keyword.value if a.keyword is not None else (names[i] if i < len(names) else None)
+            )
+            if key is None or key not in names:
+                raise fc.error(a, "bad-arguments", f"unexpected argument to kernel '{target.name}'")
+            bound[key] = a.value
+        args: list[c.Expr] = []
+        targs: list[c.CxxType | c.Expr] = [c.Type("Meta")]
+        for p, sp in zip(params, sig.params, strict=True):
+            arg = bound.get(p.name.value, p.default)
+            if arg is None:
+                raise fc.error(
+                    kcall,
+                    "bad-arguments",
+                    f"kernel '{target.name}' needs argument '{p.name.value}'",
+                )
+            x = argument(self.lw, arg, p)
+            args.append(x)
+            if sp.template is not None:
+                targs.append(self._arg_type(arg, x))
+        options = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+        for key, v in options.items():
+            if key not in _LAUNCH_KEYWORDS:
+                raise fc.error(
+                    v,
+                    "unsupported-keyword",
+                    f"launch option '{key}' is not supported",
+                    "supported: grid, block, smem, stream",
+                )
+        for key in ("grid", "block"):
+            if key not in options:
+                raise fc.error(call, "bad-launch", f"launch needs {key}=[x, y, z]")
+        smem: c.Expr = (
+            self.lw.value(options["smem"])
+            if "smem" in options
+            else c.Annotated("smem=", c.Lit("0"))
+        )
+        stream = self.lw.value(options["stream"]) if "stream" in options else c.Id(fc.stream_name)
+        return c.Launch(
+            c.TemplateId(target.cxx_name, tuple(targs)),
+            self._dim3(options["grid"]),
+            self._dim3(options["block"]),
+            smem,
+            stream,
+            tuple(args),
+        )
+
+    def _dim3(self, node: cst.BaseExpression) -> c.Expr:
+        if not isinstance(node, (cst.List, cst.Tuple)) or not 1 <= len(node.elements) <= 3:
+            raise self.fc.error(
+                node,
+                "bad-launch",
+                "grid/block must be a list of 1 to 3 values",
+                "e.g. grid=[m, 1, 1]",
+            )
+        return c.Call(c.Id("dim3"), tuple(self.lw.value(e.value) for e in node.elements))
+
+    def _arg_type(self, arg: cst.BaseExpression, x: c.Expr) -> c.CxxType:
+        if isinstance(arg, cst.Name):
+            var = self.fc.env.lookup(arg.value)
+            if var is not None and var.template_type is not None:
+                return c.Type(var.template_type)
+            if var is not None and var.alias is None:
+                return c.Decltype(c.Id(var.cxx))
+        return c.Decltype(x, decay=True)
+
+
+def _literal_ctype(v: object) -> str:
+    if isinstance(v, bool):
+        return "bool"
+    if isinstance(v, float):
+        return "float"
+    return "int"
+
+
+def _binary_of(op: cst.BaseAugOp) -> cst.BaseBinaryOp:
+    table = {
+        cst.AddAssign: cst.Add, cst.SubtractAssign: cst.Subtract, cst.MultiplyAssign: cst.Multiply,
+        cst.DivideAssign: cst.Divide, cst.FloorDivideAssign: cst.FloorDivide,
+        cst.ModuloAssign: cst.Modulo, cst.LeftShiftAssign: cst.LeftShift,
+        cst.RightShiftAssign: cst.RightShift, cst.BitAndAssign: cst.BitAnd,
+        cst.BitOrAssign: cst.BitOr, cst.BitXorAssign: cst.BitXor,
+    }  # fmt: skip
+    return table[type(op)]()
+
+
+def _is_docstring(stmt: cst.CSTNode) -> bool:
+    return (
+        isinstance(stmt, cst.SimpleStatementLine)
+        and len(stmt.body) == 1
+        and isinstance(stmt.body[0], cst.Expr)
+        and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+    )
+
+
+__all__ = ["StmtLowerer", "Kind"]

@@ -1,0 +1,347 @@
+// bbx/algorithm/copy.hpp — copy(atom_or_tiled_copy, src, dst[, pred]), autovec_copy(src, dst).
+//
+// Tensors are walked in their 1-D (column-major coordinate) order, which for partitions made by
+// a TiledCopy puts the atom's values first: element chunk c of an atom of NV values is the 1-D
+// index range [c*NV, (c+1)*NV).
+//
+// A chunk moves as one `NV * sizeof(T)`-byte register (one instruction) when, for every memory
+// side (gmem/smem; register tensors are gathered/scattered element by element, which costs
+// nothing after register allocation):
+//   * the chunk is contiguous — proven at compile time from the static layout, or, for layouts
+//     with run-time strides, from static shapes plus the static strides of the modes the chunk
+//     spans; and
+//   * the chunk's address is aligned — from the pointer type's static alignment and the static
+//     divisibility of the chunk offset.
+// copy(atom, ...) falls back to a run-time alignment test (then element copies) when alignment is
+// not provable; autovec_copy uses static facts only and picks the widest width (<= 128 bits)
+// that every chunk satisfies. Otherwise elements are copied one by one (correct, slower).
+//
+// Predicated copy: `pred` has one entry per element (size(pred) == size(src)), or one per mode-1+
+// index (size(pred) * size<0>(src) == size(src), CuTe C++'s copy_if). Elements whose predicate is
+// false are neither read nor written; a chunk is moved wide only when all its predicates hold.
+#pragma once
+
+#include <type_traits>
+
+#include "bbx/config.hpp"
+#include "bbx/arch/copy.hpp"
+#include "bbx/atom/copy_atom.hpp"
+#include "bbx/tensor/tensor.hpp"
+#include "bbx/algorithm/static_for.hpp"
+
+namespace bbx {
+
+namespace detail {
+
+// ---- static analysis of a layout's 1-D index -> offset map ------------------------------------
+struct LeafInfo {
+  int n = 0;
+  bool shape_static = true;
+  long long shape[32] = {};
+  long long stride[32] = {};
+  bool stride_static[32] = {};
+};
+template <class S, class D>
+constexpr void add_leaves(LeafInfo& li) {
+  if constexpr (is_tuple_v<S>) {
+    [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+      (add_leaves<tuple_element_t<Is, S>, tuple_element_t<Is, D>>(li), ...);
+    }(std::make_index_sequence<tuple_size_v<S>>{});
+  } else {
+    if (li.n >= 32) {
+      li.shape_static = false;
+      return;
+    }
+    if constexpr (is_C_v<S>) li.shape[li.n] = S::value;
+    else li.shape_static = false;
+    if constexpr (is_C_v<D>) {
+      li.stride[li.n] = D::value;
+      li.stride_static[li.n] = true;
+    }
+    ++li.n;
+  }
+}
+constexpr long long abs_ll(long long v) { return v < 0 ? -v : v; }
+
+// Can every chunk of V elements (1-D indices [c*V, c*V+V)) of a tensor with layout L, element
+// size EB bytes and pointer alignment A (bytes) be moved with one aligned V*EB-byte access?
+// Returns 0: no; 1: yes; 2: contiguous but alignment unknown (only dynamic-stride layouts).
+template <class L, int A, int EB>
+constexpr int chunks_ok(int V, int N) {
+  if (V <= 0 || N % V != 0) return 0;
+  if constexpr (is_static_v<L>) {
+    bool aligned = true;
+    for (int c = 0; c < N; c += V) {
+      const long long o0 = static_cast<long long>(L{}(c));
+      for (int k = 1; k < V; ++k)
+        if (static_cast<long long>(L{}(c + k)) != o0 + k) return 0;
+      if (offset_align(A, o0, EB) < V * EB) aligned = false;
+    }
+    return aligned ? 1 : 2;
+  } else if constexpr (is_layout_v<L>) {
+    LeafInfo li;
+    add_leaves<typename L::shape_type, typename L::stride_type>(li);
+    if (!li.shape_static) return 0;
+    bool aligned = true;
+    for (int c = 0; c < N; c += V) {
+      long long crd0[32] = {};
+      long long rem = c;
+      long long g = 0;
+      for (int l = 0; l < li.n; ++l) {
+        crd0[l] = rem % li.shape[l];
+        rem /= li.shape[l];
+        if (crd0[l] != 0)
+          g = gcd_ll(g, li.stride_static[l] ? abs_ll(crd0[l] * li.stride[l]) : abs_ll(crd0[l]));
+      }
+      for (int k = 1; k < V; ++k) {
+        long long r = c + k, delta = 0;
+        for (int l = 0; l < li.n; ++l) {
+          const long long ck = r % li.shape[l];
+          r /= li.shape[l];
+          if (ck != crd0[l]) {
+            if (!li.stride_static[l]) return 0;
+            delta += (ck - crd0[l]) * li.stride[l];
+          }
+        }
+        if (delta != k) return 0;
+      }
+      if (offset_align(A, g, EB) < V * EB) aligned = false;
+    }
+    return aligned ? 1 : 2;
+  } else {
+    return 0;
+  }
+}
+
+template <class It>
+inline constexpr bool is_memory_side_v = is_mem_ptr_v<It> && It::space != mem_space::rmem;
+
+template <class Tn>
+using tensor_iter_t = std::remove_cvref_t<decltype(std::declval<std::remove_reference_t<Tn>&>().data())>;
+template <class Tn>
+using tensor_layout_t = std::remove_cvref_t<decltype(std::declval<std::remove_reference_t<Tn>&>().layout())>;
+
+// verdict for one side; register/identity sides never constrain
+template <class Tn, int V, int N>
+constexpr int side_ok() {
+  using It = tensor_iter_t<Tn>;
+  using T = typename It::value_type;
+  if constexpr (!is_memory_side_v<It>) {
+    return 1;
+  } else {
+    return chunks_ok<tensor_layout_t<Tn>, It::alignment, int(sizeof(T))>(V, N);
+  }
+}
+
+template <class Tn>
+constexpr bool chunks_or_register(int V, int N) {
+  using It = tensor_iter_t<Tn>;
+  if constexpr (!is_memory_side_v<It>) {
+    return N % V == 0;
+  } else {
+    return chunks_ok<tensor_layout_t<Tn>, It::alignment, int(sizeof(typename It::value_type))>(V, N) == 1;
+  }
+}
+
+// ---- element and chunk moves -------------------------------------------------------------------
+template <class It, class Off>
+BBX_HOST_DEVICE auto read_elem(It const& it, Off const& off) {
+  if constexpr (is_mem_ptr_v<It>) return (it + off).load();
+  else return it[off];
+}
+template <class It, class Off, class V>
+BBX_HOST_DEVICE void write_elem(It const& it, Off const& off, V const& v) {
+  using T = typename It::value_type;
+  (it + off).store(::bbx::to<T>(v));
+}
+
+template <class It, class Off>
+BBX_HOST_DEVICE bool addr_aligned(It const& it, Off const& off, int bytes) {
+  return (reinterpret_cast<unsigned long long>((it + off).get()) & static_cast<unsigned long long>(bytes - 1)) == 0;
+}
+
+template <int V, int I0, class SIt, class SL, class DIt, class DL>
+BBX_HOST_DEVICE void move_chunk(SIt const& s, SL const& sl, DIt const& d, DL const& dl) {
+  using T = typename SIt::value_type;
+  using VT = arch::uint_bits_t<V * int(sizeof(T)) * 8>;
+  static_assert(sizeof(typename DIt::value_type) == sizeof(T), "vector copy between element types of different sizes");
+  VT reg;
+  if constexpr (is_memory_side_v<SIt>) {
+    auto p = s + sl(Int<I0>{});
+    p.check(sizeof(VT), false);
+    reg = *reinterpret_cast<VT const*>(static_cast<void const*>(p.get()));
+  } else {
+    T tmp[V];
+    static_for<V>([&](auto k) { tmp[k] = s[sl(Int<I0 + decltype(k)::value>{})]; });
+    __builtin_memcpy(static_cast<void*>(&reg), static_cast<void const*>(tmp), sizeof(VT));
+  }
+  if constexpr (is_memory_side_v<DIt>) {
+    auto p = d + dl(Int<I0>{});
+    p.check(sizeof(VT), true);
+    *reinterpret_cast<VT*>(static_cast<void*>(p.get())) = reg;
+  } else {
+    typename DIt::value_type tmp[V];
+    __builtin_memcpy(static_cast<void*>(tmp), static_cast<void const*>(&reg), sizeof(VT));
+    static_for<V>([&](auto k) { d[dl(Int<I0 + decltype(k)::value>{})] = tmp[k]; });
+  }
+}
+
+template <int I, class SIt, class SL, class DIt, class DL>
+BBX_HOST_DEVICE void move_elem(SIt const& s, SL const& sl, DIt const& d, DL const& dl) {
+  write_elem(d, dl(Int<I>{}), read_elem(s, sl(Int<I>{})));
+}
+
+// predicate of 1-D element i
+template <int I, int N, class P>
+BBX_HOST_DEVICE bool pred_at(P const& p) {
+  constexpr int PN = int(decltype(size(p))::value);
+  if constexpr (PN == N) {
+    return bool(p(Int<I>{}));
+  } else {
+    static_assert(PN > 0 && N % PN == 0, "copy: predicate size matches neither the elements nor the mode-1+ indices");
+    return bool(p(Int<I / (N / PN)>{}));
+  }
+}
+
+struct no_pred {};
+
+// The chunked copy used by copy(atom, ...) (Mode 0) and autovec_copy (Mode 1).
+template <int V, bool RuntimeAlignCheck, class Src, class Dst, class Pred>
+BBX_HOST_DEVICE void chunked_copy(Src const& src, Dst& dst, Pred const& pred) {
+  constexpr int N = int(decltype(size(src.layout()))::value);
+  auto s = src.data();
+  auto d = dst.data();
+  auto sl = src.layout();
+  auto dl = dst.layout();
+  constexpr bool has_pred = !std::is_same_v<Pred, no_pred>;
+  static_for<N / V>([&](auto c) {
+    constexpr int I0 = decltype(c)::value * V;
+    bool all = true;
+    if constexpr (has_pred) {
+      static_for<V>([&](auto k) { all = all && pred_at<I0 + decltype(k)::value, N>(pred); });
+    }
+    if constexpr (V > 1) {
+      bool wide = all;
+      if constexpr (RuntimeAlignCheck) {
+        constexpr int bytes = V * int(sizeof(typename decltype(s)::value_type));
+        if constexpr (is_memory_side_v<decltype(s)>) wide = wide && addr_aligned(s, sl(Int<I0>{}), bytes);
+        if constexpr (is_memory_side_v<decltype(d)>) wide = wide && addr_aligned(d, dl(Int<I0>{}), bytes);
+      }
+      if (wide) {
+        move_chunk<V, I0>(s, sl, d, dl);
+        return;
+      }
+    } else if constexpr (!has_pred) {
+      move_elem<I0>(s, sl, d, dl);
+      return;
+    }
+    static_for<V>([&](auto k) {
+      constexpr int I = I0 + decltype(k)::value;
+      if constexpr (has_pred) {
+        if (!pred_at<I, N>(pred)) return;
+      }
+      move_elem<I>(s, sl, d, dl);
+    });
+  });
+}
+
+// element-wise copy of tensors of run-time size
+template <class Src, class Dst, class Pred>
+BBX_HOST_DEVICE void dynamic_copy(Src const& src, Dst& dst, Pred const& pred) {
+  auto s = src.data();
+  auto d = dst.data();
+  const int n = int(size(src.layout()));
+  for (int i = 0; i < n; ++i) {
+    if constexpr (!std::is_same_v<Pred, no_pred>) {
+      if (!bool(pred(i))) continue;
+    }
+    write_elem(d, dst.layout()(i), read_elem(s, src.layout()(i)));
+  }
+}
+
+template <class Atom, class Src, class Dst, class Pred>
+BBX_HOST_DEVICE void atom_copy(Src const& src, Dst& dst, Pred const& pred) {
+  using SN = decltype(size(src.layout()));
+  if constexpr (!is_C_v<SN>) {
+    dynamic_copy(src, dst, pred);
+  } else {
+    constexpr int N = int(SN::value);
+    static_assert(N == int(decltype(size(dst.layout()))::value), "copy: source and destination sizes differ");
+    using T = typename tensor_iter_t<Src>::value_type;
+    constexpr int NV = Atom::bits / sizeof_bits_v<T>;
+    if constexpr (NV <= 1 || N % NV != 0 || sizeof(T) != sizeof(typename tensor_iter_t<Dst>::value_type)) {
+      chunked_copy<1, false>(src, dst, pred);
+    } else {
+      constexpr int so = side_ok<Src, NV, N>();
+      constexpr int dso = side_ok<Dst, NV, N>();
+      if constexpr (so == 0 || dso == 0) {
+        chunked_copy<1, false>(src, dst, pred);  // not provably contiguous: element copies
+      } else {
+        chunked_copy<NV, (so == 2 || dso == 2)>(src, dst, pred);
+      }
+    }
+  }
+}
+
+template <class Src, class Dst, class Pred>
+BBX_HOST_DEVICE void autovec(Src const& src, Dst& dst, Pred const& pred) {
+  using SN = decltype(size(src.layout()));
+  if constexpr (!is_C_v<SN>) {
+    dynamic_copy(src, dst, pred);
+  } else {
+    constexpr int N = int(SN::value);
+    static_assert(N == int(decltype(size(dst.layout()))::value), "autovec_copy: source and destination sizes differ");
+    using T = typename tensor_iter_t<Src>::value_type;
+    constexpr bool same_size = sizeof(T) == sizeof(typename tensor_iter_t<Dst>::value_type);
+    constexpr int V = [] {
+      if (!same_size) return 1;
+      for (int bits = 128; bits >= 16; bits /= 2) {
+        const int v = bits / (int(sizeof(T)) * 8);
+        if (v < 2 || bits % (int(sizeof(T)) * 8) != 0) continue;
+        if (chunks_or_register<Src>(v, N) && chunks_or_register<Dst>(v, N)) return v;
+      }
+      return 1;
+    }();
+    chunked_copy<V, false>(src, dst, pred);
+  }
+}
+
+}  // namespace detail
+
+// copy(atom_or_tiled_copy, src, dst[, pred])
+template <class Atom, class Src, class Dst>
+  requires(is_copy_atom<Atom>::value || is_tiled_copy<Atom>::value)
+BBX_HOST_DEVICE void copy(Atom const&, Src const& src, Dst&& dst) {
+  detail::atom_copy<Atom>(src, dst, detail::no_pred{});
+}
+template <class Atom, class Src, class Dst, class Pred>
+  requires(is_copy_atom<Atom>::value || is_tiled_copy<Atom>::value)
+BBX_HOST_DEVICE void copy(Atom const&, Src const& src, Dst&& dst, Pred const& pred) {
+  detail::atom_copy<Atom>(src, dst, pred);
+}
+// copy_if(atom, pred, src, dst) — CuTe C++ argument order.
+template <class Atom, class Pred, class Src, class Dst>
+  requires(is_copy_atom<Atom>::value || is_tiled_copy<Atom>::value)
+BBX_HOST_DEVICE void copy_if(Atom const&, Pred const& pred, Src const& src, Dst&& dst) {
+  detail::atom_copy<Atom>(src, dst, pred);
+}
+
+// autovec_copy(src, dst): widest statically legal vector width.
+template <class Src, class Dst>
+  requires(is_tensor_v<Src> && is_tensor_v<Dst>)
+BBX_HOST_DEVICE void autovec_copy(Src const& src, Dst&& dst) {
+  detail::autovec(src, dst, detail::no_pred{});
+}
+template <class Src, class Dst, class Pred>
+  requires(is_tensor_v<Src> && is_tensor_v<Dst>)
+BBX_HOST_DEVICE void autovec_copy(Src const& src, Dst&& dst, Pred const& pred) {
+  detail::autovec(src, dst, pred);
+}
+// copy(src, dst) without an atom: auto-vectorised.
+template <class Src, class Dst>
+  requires(is_tensor_v<Src> && is_tensor_v<Dst>)
+BBX_HOST_DEVICE void copy(Src const& src, Dst&& dst) {
+  detail::autovec(src, dst, detail::no_pred{});
+}
+
+}  // namespace bbx

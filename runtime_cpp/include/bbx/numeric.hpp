@@ -1,0 +1,5 @@
+// bbx/numeric.hpp — numeric types: half_t, bfloat16_t, type_c, sizeof_bits_v, limits, to<T>.
+#pragma once
+#include "bbx/numeric/half.hpp"
+#include "bbx/numeric/numeric_types.hpp"
+#include "bbx/numeric/math.hpp"

@@ -1,0 +1,73 @@
+// bbx/numeric/math.hpp — scalar math used by generated code (`exp`, `log`, `sqrt`, ...).
+//
+// These are constrained templates on purpose: a non-template overload visible from elsewhere
+// (e.g. ::fabs or a platform intrinsic wrapper) wins ties instead of being ambiguous, while
+// `abs(1.5f)` can never silently pick C's `int abs(int)`. 16-bit floats compute in float.
+#pragma once
+
+#include <cmath>
+#include <type_traits>
+
+#include "bbx/config.hpp"
+#include "bbx/numeric/numeric_types.hpp"
+
+namespace bbx {
+
+namespace detail {
+template <class T>
+using math_t = std::conditional_t<std::is_same_v<std::remove_cv_t<T>, double>, double, float>;
+}
+
+// Device code without ROCm headers has no libm: clang builtins lower to instructions there
+// (exp/log/sqrt/sin/cos/floor/ceil); CUDA and the host use the C library names.
+#if defined(BBX_TARGET_AMD)
+#  define BBX_MATHFN(F) __builtin_##F
+#else
+#  define BBX_MATHFN(F) ::F
+#endif
+
+#define BBX_UNARY_FLOAT_FN(NAME, F32, F64)                                           \
+  template <class T>                                                                \
+    requires(is_floating_v<T>)                                                      \
+  BBX_HOST_DEVICE T NAME(T x) {                                                     \
+    if constexpr (std::is_same_v<T, double>) return BBX_MATHFN(F64)(x);             \
+    else if constexpr (std::is_same_v<T, float>) return BBX_MATHFN(F32)(x);         \
+    else return T(BBX_MATHFN(F32)(static_cast<float>(x)));                          \
+  }
+
+BBX_UNARY_FLOAT_FN(exp, expf, exp)
+BBX_UNARY_FLOAT_FN(exp2, exp2f, exp2)
+BBX_UNARY_FLOAT_FN(log, logf, log)
+BBX_UNARY_FLOAT_FN(log2, log2f, log2)
+BBX_UNARY_FLOAT_FN(sqrt, sqrtf, sqrt)
+BBX_UNARY_FLOAT_FN(sin, sinf, sin)
+BBX_UNARY_FLOAT_FN(cos, cosf, cos)
+BBX_UNARY_FLOAT_FN(floor, floorf, floor)
+BBX_UNARY_FLOAT_FN(ceil, ceilf, ceil)
+#undef BBX_UNARY_FLOAT_FN
+
+template <class T>
+  requires(is_floating_v<T>)
+BBX_HOST_DEVICE T rsqrt(T x) {
+  return to<T>(1.0f / BBX_MATHFN(sqrtf)(static_cast<float>(x)));
+}
+
+template <class T>
+  requires(is_floating_v<T>)
+BBX_HOST_DEVICE T tanh(T x) {
+#if defined(BBX_TARGET_AMD)
+  // no libm on the device: tanh(x) = 1 - 2 / (exp(2x) + 1) (saturates correctly at +-inf)
+  const float f = static_cast<float>(x);
+  return to<T>(1.0f - 2.0f / (__builtin_expf(2.0f * f) + 1.0f));
+#else
+  if constexpr (std::is_same_v<T, double>) return ::tanh(x);
+  else return to<T>(::tanhf(static_cast<float>(x)));
+#endif
+}
+
+// Scalar `abs`, `min`, `max` come from bbx/layout/integer.hpp (generic templates that also serve
+// floats and the 16-bit floats); Value overloads live in bbx/tensor/value.hpp.
+
+}  // namespace bbx
+
+#undef BBX_MATHFN

@@ -1,0 +1,50 @@
+// bbx/tensor/access_hooks.hpp — where the tensor layer reports memory accesses to the CPU
+// simulator's checker (out-of-bounds and shared-memory race checks).
+//
+// On the CPU target every element access through a gmem_ptr / smem_ptr goes through
+// `detail::on_global_access` / `detail::on_shared_access`. They test one plain global flag
+// (`access_hooks.enabled`) and, when it is set, call the installed hooks. The platform layer
+// (bbx/platform/cpu) installs its checkers when checked mode is on, e.g.
+//     bbx::sim::access_hooks.global = &bbx::sim::check_global_access;
+//     bbx::sim::access_hooks.shared = &bbx::sim::check_shared_access;
+//     bbx::sim::access_hooks.enabled = true;
+// With nothing installed the hooks are no-ops (no link-time dependency on the simulator, so this
+// header never conflicts with however the platform defines its checkers).
+//
+// `is_write` is exact for the algorithms (copy, fill, store, autovec_copy); a reference obtained
+// by `t(i)` is reported as a read when it is formed (the access that follows may be a write).
+// On GPU targets all of this compiles away.
+#pragma once
+
+#include <cstddef>
+
+#include "bbx/config.hpp"
+
+#if defined(BBX_TARGET_CPU)
+namespace bbx::sim {
+using access_hook_t = void (*)(const void* p, std::size_t bytes, bool is_write);
+struct access_hooks_t {
+  bool enabled = false;
+  access_hook_t global = nullptr;
+  access_hook_t shared = nullptr;
+};
+inline access_hooks_t access_hooks{};
+}  // namespace bbx::sim
+#endif
+
+namespace bbx::detail {
+BBX_HOST_DEVICE void on_global_access([[maybe_unused]] const void* p, [[maybe_unused]] std::size_t bytes,
+                                      [[maybe_unused]] bool is_write) {
+#if defined(BBX_TARGET_CPU)
+  if (__builtin_expect(::bbx::sim::access_hooks.enabled, 0) && ::bbx::sim::access_hooks.global)
+    ::bbx::sim::access_hooks.global(p, bytes, is_write);
+#endif
+}
+BBX_HOST_DEVICE void on_shared_access([[maybe_unused]] const void* p, [[maybe_unused]] std::size_t bytes,
+                                      [[maybe_unused]] bool is_write) {
+#if defined(BBX_TARGET_CPU)
+  if (__builtin_expect(::bbx::sim::access_hooks.enabled, 0) && ::bbx::sim::access_hooks.shared)
+    ::bbx::sim::access_hooks.shared(p, bytes, is_write);
+#endif
+}
+}  // namespace bbx::detail

@@ -1,0 +1,140 @@
+// bbx/tensor/pointer.hpp — iterators that tensors are built on.
+//
+//   gmem_ptr<T, Align>  global memory;  smem_ptr<T, Align>  shared (LDS);  rmem_ptr<T>  registers.
+//
+// `Align` (bytes) is a compile-time fact carried in the type: the pointer value is a multiple of
+// it. It starts at alignof(T) unless the caller states more (`make_gmem_ptr<16>(p)`), and it is
+// kept through offsets whose static divisibility is known (see `detail::ptr_add`), which is what
+// lets `autovec_copy`/`copy` pick 128-bit accesses without run-time checks.
+#pragma once
+
+#include <cstddef>
+#include <type_traits>
+
+#include "bbx/config.hpp"
+#include "bbx/layout/integer.hpp"
+#include "bbx/tensor/access_hooks.hpp"
+
+namespace bbx {
+
+enum class mem_space { gmem, smem, rmem };
+
+namespace detail {
+BBX_HOST_DEVICE constexpr long long gcd_ll(long long a, long long b) {
+  a = a < 0 ? -a : a;
+  b = b < 0 ? -b : b;
+  while (b != 0) {
+    long long t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+// Alignment (bytes) of `p + k` for p aligned to `align` and k known to be a multiple of `div`
+// elements of `elem_bytes` (div == 0: k is exactly 0).
+BBX_HOST_DEVICE constexpr int offset_align(int align, long long div, int elem_bytes) {
+  if (div == 0) return align;
+  return static_cast<int>(gcd_ll(align, div * elem_bytes));
+}
+}  // namespace detail
+
+template <mem_space Space, class T, int Align>
+struct mem_ptr {
+  static_assert(Align > 0 && (Align & (Align - 1)) == 0, "bbx: pointer alignment must be a power of 2");
+  using element_type = T;
+  using value_type = std::remove_cv_t<T>;
+  using reference = T&;
+  static constexpr mem_space space = Space;
+  static constexpr int alignment = Align;
+
+  T* ptr_ = nullptr;
+
+  mem_ptr() = default;
+  BBX_HOST_DEVICE constexpr explicit mem_ptr(T* p) : ptr_(p) {}
+  // Weakening the alignment fact (or dropping const-ness) is implicit; strengthening is not.
+  template <class U, int A2>
+    requires(A2 >= Align && A2 % Align == 0 && std::is_convertible_v<U*, T*>)
+  BBX_HOST_DEVICE constexpr mem_ptr(mem_ptr<Space, U, A2> const& o) : ptr_(o.ptr_) {}
+
+  BBX_HOST_DEVICE constexpr T* get() const { return ptr_; }
+
+  BBX_HOST_DEVICE void check(std::size_t bytes, bool is_write) const {
+    if constexpr (Space == mem_space::gmem) detail::on_global_access(ptr_, bytes, is_write);
+    else if constexpr (Space == mem_space::smem) detail::on_shared_access(ptr_, bytes, is_write);
+  }
+  BBX_HOST_DEVICE T& operator*() const {
+    check(sizeof(T), false);
+    return *ptr_;
+  }
+  template <class I>
+  BBX_HOST_DEVICE T& operator[](I const& i) const {
+    return *(*this + i);
+  }
+  // Explicit element load/store (exact read/write reporting for the checker).
+  BBX_HOST_DEVICE value_type load() const {
+    check(sizeof(T), false);
+    return *ptr_;
+  }
+  BBX_HOST_DEVICE void store(value_type const& v) const {
+    check(sizeof(T), true);
+    *ptr_ = v;
+  }
+
+  // p + k: a static k keeps exactly the alignment it allows; a run-time k keeps alignof(T).
+  template <class I>
+    requires(is_integral_v<I>)
+  BBX_HOST_DEVICE constexpr auto operator+(I const& k) const {
+    if constexpr (is_C_v<I>) {
+      constexpr int A = detail::offset_align(Align, static_cast<long long>(I::value), int(sizeof(T)));
+      return mem_ptr<Space, T, (A < int(alignof(T)) ? int(alignof(T)) : A)>(ptr_ + I::value);
+    } else {
+      return mem_ptr<Space, T, (Align < int(alignof(T)) ? Align : int(alignof(T)))>(ptr_ + k);
+    }
+  }
+  // p + k where k is known to be a multiple of Div elements (Div == 0: k == 0).
+  template <long long Div, class I>
+  BBX_HOST_DEVICE constexpr auto add_with_divisibility(I const& k) const {
+    constexpr int A0 = detail::offset_align(Align, Div, int(sizeof(T)));
+    constexpr int A = A0 < int(alignof(T)) ? int(alignof(T)) : A0;
+    return mem_ptr<Space, T, A>(ptr_ + k);
+  }
+
+  template <mem_space S2, class U, int A2>
+  BBX_HOST_DEVICE constexpr bool operator==(mem_ptr<S2, U, A2> const& o) const { return ptr_ == o.ptr_; }
+};
+
+template <class T, int Align = int(alignof(T))>
+using gmem_ptr = mem_ptr<mem_space::gmem, T, Align>;
+template <class T, int Align = int(alignof(T))>
+using smem_ptr = mem_ptr<mem_space::smem, T, Align>;
+template <class T, int Align = int(alignof(T))>
+using rmem_ptr = mem_ptr<mem_space::rmem, T, Align>;
+
+template <class T> struct is_mem_ptr : std::false_type {};
+template <mem_space S, class T, int A> struct is_mem_ptr<mem_ptr<S, T, A>> : std::true_type {};
+template <class T> inline constexpr bool is_mem_ptr_v = is_mem_ptr<std::remove_cvref_t<T>>::value;
+
+// make_gmem_ptr(p), make_gmem_ptr<16>(p): Align 0 means alignof(T).
+template <int Align = 0, class T>
+BBX_HOST_DEVICE constexpr auto make_gmem_ptr(T* p) {
+  constexpr int A = Align == 0 ? int(alignof(T)) : Align;
+  BBX_ASSERT(reinterpret_cast<unsigned long long>(p) % A == 0, "make_gmem_ptr: pointer is not aligned as stated");
+  return gmem_ptr<T, A>(p);
+}
+template <int Align = 0, class T>
+BBX_HOST_DEVICE constexpr auto make_smem_ptr(T* p) {
+  constexpr int A = Align == 0 ? int(alignof(T)) : Align;
+  BBX_ASSERT(reinterpret_cast<unsigned long long>(p) % A == 0, "make_smem_ptr: pointer is not aligned as stated");
+  return smem_ptr<T, A>(p);
+}
+template <int Align = 0, class T>
+BBX_HOST_DEVICE constexpr auto make_rmem_ptr(T* p) {
+  constexpr int A = Align == 0 ? int(alignof(T)) : Align;
+  return rmem_ptr<T, A>(p);
+}
+template <mem_space S, class T, int A>
+BBX_HOST_DEVICE constexpr auto make_gmem_ptr(mem_ptr<S, T, A> p) {
+  return gmem_ptr<T, A>(p.get());
+}
+
+}  // namespace bbx

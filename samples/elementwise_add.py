@@ -99,7 +99,7 @@ def main() -> None:
 
     a = torch.randn(args.m, args.n, dtype=torch.float32)
     b = torch.randn(args.m, args.n, dtype=torch.float32)
-    c = torch.zeros_like(a)
+    c = torch.full_like(a, float("nan"))  # poisoned: every element must be written
     a_t, b_t, c_t = (from_dlpack(t).mark_layout_dynamic() for t in (a, b, c))
     compiled = cute.compile(elementwise_add, a_t, b_t, c_t)
     compiled(a_t, b_t, c_t)

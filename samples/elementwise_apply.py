@@ -67,7 +67,7 @@ def main() -> None:
 
     a = torch.randn(args.n, dtype=torch.float32)
     b = torch.randn(args.n, dtype=torch.float32)
-    c = torch.zeros_like(a)
+    c = torch.full_like(a, float("nan"))  # poisoned: every element must be written
     ta, tb, tc = from_dlpack(a), from_dlpack(b), from_dlpack(c)
 
     scaled_add(ta, tb, tc)

@@ -46,7 +46,7 @@ def main() -> None:
 
     a = torch.randn(args.m, args.n, dtype=torch.float32)
     b = torch.randn(args.m, args.n, dtype=torch.float32)
-    c = torch.zeros_like(a)
+    c = torch.full_like(a, float("nan"))  # poisoned: every element must be written
     compiled = cute.compile(naive_add, from_dlpack(a), from_dlpack(b), from_dlpack(c))
     compiled(from_dlpack(a), from_dlpack(b), from_dlpack(c))
     torch.testing.assert_close(c, a + b)

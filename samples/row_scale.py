@@ -75,7 +75,7 @@ def main() -> None:
     args = parser.parse_args()
 
     x = torch.randn(args.rows, args.n, dtype=torch.float32)
-    y = torch.zeros_like(x)
+    y = torch.full_like(x, float("nan"))  # poisoned: every element must be written
     scale = 2.0
     op = RowScale(args.n, args.norm)
     op(from_dlpack(y), from_dlpack(x), cutlass.Float32(scale))

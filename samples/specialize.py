@@ -86,7 +86,7 @@ def main() -> None:
     args = parser.parse_args()
 
     x = torch.randn(THREADS * VEC * 16, dtype=torch.float32)
-    y = torch.zeros_like(x)
+    y = torch.full_like(x, float("nan"))  # poisoned: every element must be written
     bias = 0.25
     specialize(from_dlpack(x), from_dlpack(y), cutlass.Float32(bias), args.mode, args.passes)
 

@@ -61,6 +61,12 @@
 #  define BBX_ASSERTS_ENABLED 1
 #endif
 
+namespace bbx {
+// `static_assert(dependent_false<Meta>, "...")`: a static error raised only when instantiated.
+template <class...>
+inline constexpr bool dependent_false = false;
+}  // namespace bbx
+
 #if defined(BBX_TARGET_CPU)
 #  include <cstdio>
 #  include <cstdlib>

@@ -18,3 +18,5 @@
 #else
 #  include "bbx/platform/cpu.hpp"
 #endif
+
+#include "bbx/platform/printf_fmt.hpp"

@@ -1,0 +1,58 @@
+// bbx/platform/printf_fmt.hpp — `cute.printf("x = {}, y = {}", x, y)`: each `{}` prints the next
+// argument by its type (integers, static integers, floats incl. half/bf16, bools, tuples and
+// layouts in CuTe's notation), and a newline ends the line, as in the DSL.
+#pragma once
+
+#include <type_traits>
+
+#include "bbx/config.hpp"
+#include "bbx/layout/print.hpp"
+
+namespace bbx {
+namespace detail {
+
+template <class T>
+BBX_HOST_DEVICE void print_fmt_value(T const& x) {
+  if constexpr (std::is_floating_point_v<T>) {
+    arch::printf("%g", static_cast<double>(x));
+  } else if constexpr (std::is_integral_v<T> || is_C_v<T> || is_tuple_v<T>) {
+    print(x);
+  } else if constexpr (std::is_convertible_v<T, float>) {  // half_t, bfloat16_t, ...
+    arch::printf("%g", static_cast<double>(static_cast<float>(x)));
+  } else {
+    print(x);  // layouts and other printable types
+  }
+}
+
+// Prints fmt up to its first "{}" and returns what follows it (nullptr: no "{}" left).
+BBX_HOST_DEVICE const char* print_fmt_segment(const char* fmt) {
+  int n = 0;
+  while (fmt[n] != '\0' && !(fmt[n] == '{' && fmt[n + 1] == '}')) ++n;
+  if (n > 0) arch::printf("%.*s", n, fmt);
+  return fmt[n] == '\0' ? nullptr : fmt + n + 2;
+}
+
+BBX_HOST_DEVICE void printf_fmt_impl(const char* fmt) {
+  while (fmt != nullptr) {
+    fmt = print_fmt_segment(fmt);
+    if (fmt != nullptr) arch::printf("{}");  // more "{}" than arguments: print them as written
+  }
+}
+
+template <class First, class... Rest>
+BBX_HOST_DEVICE void printf_fmt_impl(const char* fmt, First const& first, Rest const&... rest) {
+  const char* next = print_fmt_segment(fmt);
+  if (next == nullptr) return;  // more arguments than "{}": the DSL ignores the extra ones
+  print_fmt_value(first);
+  printf_fmt_impl(next, rest...);
+}
+
+}  // namespace detail
+
+template <class... Args>
+BBX_HOST_DEVICE void printf_fmt(const char* fmt, Args const&... args) {
+  detail::printf_fmt_impl(fmt, args...);
+  arch::printf("\n");
+}
+
+}  // namespace bbx

@@ -178,10 +178,14 @@ _finder: BbxFinder | None = None
 
 
 def install() -> BbxFinder:
-    """Put the finder first on ``sys.meta_path`` (once)."""
+    """Put the finder first on ``sys.meta_path`` (once), and route jit calls and DSL modules to
+    the dispatcher (translate at import; build and launch at the first call)."""
     global _finder
     if _finder is None:
         _finder = BbxFinder()
+        from .runtime import dispatch
+
+        dispatch.install()
     if _finder not in sys.meta_path:
         sys.meta_path.insert(0, _finder)
     return _finder

@@ -58,6 +58,7 @@ def dispatcher(fn, bound_self, specs, args):
 
 out = {"shim_file": cutlass.__file__, "dsl_modules": dict(bbx.hook.dsl_modules),
        "log": user_mod.LOG, "markers": [repr(m) for m in user_mod.PIPE][:2]}
+out["installed_dispatcher"] = type(jit.set_dispatcher(None)).__name__
 try:
     user_mod.scale(torch.zeros(4), 1.0)
 except RuntimeError as exc:
@@ -114,6 +115,7 @@ def test_hook_serves_shim_and_records_dsl_modules(tmp_path: Path) -> None:
     assert out["markers"] == ["<bbx device-only cutlass.pipeline.PipelineTmaAsync>",
                               "<bbx device-only cutlass.utils.hopper_helpers.make_smem_layout_a>"]
     assert out["finders"] == 1
+    assert out["installed_dispatcher"] == "Dispatcher"  # import bbx.hook routes jit calls
     assert out["no_dispatcher"].startswith("bbx: no dispatcher installed")
     assert out["call"] == ["n", "s", "x"]
     assert out["warnings"] == [

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 _PY_LINE = re.compile(r"^\s*// (?P<file>[\w./-]+\.py):(?P<line>\d+)(?:\s{2}(?P<text>.*))?$")
+_LOCATION = re.compile(r"(?P<path>[^\s:()]+):(?P<line>\d+):(?P<col>\d+):")
 _DIAGNOSTIC = re.compile(
     r"^(?P<path>[^\s:][^:]*):(?P<line>\d+):(?:(?P<col>\d+):)? (?P<kind>(?:fatal )?error|warning):"
     r" (?P<message>.*)$"
@@ -33,8 +34,26 @@ def python_origin(generated: list[str], line_number: int) -> PythonOrigin | None
     return None
 
 
+def _failing_generated_lines(
+    output: str, generated_files: dict[str, Path]
+) -> list[tuple[str, int]]:
+    """(file, line) of generated code where an error occurred or where the template
+    instantiation that failed was requested ("required from here" / "requested here")."""
+    seen: list[tuple[str, int]] = []
+    for raw in output.splitlines():
+        if not ("error:" in raw or "required from here" in raw or "requested here" in raw):
+            continue
+        for match in _LOCATION.finditer(raw):
+            name = Path(match["path"]).name
+            if name in generated_files and (name, int(match["line"])) not in seen:
+                seen.append((name, int(match["line"])))
+    return seen
+
+
 def annotate_compiler_output(output: str, generated_files: dict[str, Path]) -> str:
-    """Append, under each error on a generated file, the generated line and its Python origin.
+    """Append, under each error on a generated file, the generated line and its Python origin,
+    and end with a summary of the generated lines (and their Python lines) that failed, also
+    where the error itself lies inside the header library.
 
     `generated_files` maps a file name as the compiler prints it (basename) to its path."""
     cache: dict[str, list[str]] = {}
@@ -55,4 +74,14 @@ def annotate_compiler_output(output: str, generated_files: dict[str, Path]) -> s
         origin = python_origin(lines, line_number)
         if origin is not None:
             annotated.append(f"  from Python {origin.file}:{origin.line}: {origin.text}")
+    failing = _failing_generated_lines(output, generated_files)
+    if failing:
+        annotated.append("bbx: the build failed at these generated lines:")
+        for name, line_number in failing:
+            lines = cache.setdefault(name, generated_files[name].read_text().splitlines())
+            text = lines[line_number - 1].strip() if 1 <= line_number <= len(lines) else ""
+            annotated.append(f"  {name}:{line_number}: {text}")
+            origin = python_origin(lines, line_number)
+            if origin is not None:
+                annotated.append(f"    from Python {origin.file}:{origin.line}: {origin.text}")
     return "\n".join(annotated)

@@ -65,6 +65,10 @@ namespace bbx {
 // `static_assert(dependent_false<Meta>, "...")`: a static error raised only when instantiated.
 template <class...>
 inline constexpr bool dependent_false = false;
+
+// A Constexpr argument whose Python value has no C++ form (a string, None, a config object):
+// generated code reads it only through Meta members, so it travels as this empty tag.
+struct python_only_value {};
 }  // namespace bbx
 
 #if defined(BBX_TARGET_CPU)

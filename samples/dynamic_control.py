@@ -90,15 +90,18 @@ def reference(x, threshold: float, lo: float):
 def main() -> None:
     import torch
 
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rows", type=int, default=64)
     parser.add_argument("--cols", type=int, default=37)
     args = parser.parse_args()
 
-    x = torch.randn(args.rows, args.cols, dtype=torch.float32)
-    out = torch.full((args.rows, 3), float("nan"), dtype=torch.float32)  # poisoned
+    x = torch.randn(args.rows, args.cols, dtype=torch.float32, device=device)
+    # Poisoned: every output must be written.
+    out = torch.full((args.rows, 3), float("nan"), dtype=torch.float32, device=device)
     threshold, lo = 1.5, -1.0
-    expected = reference(x, threshold, lo)
+    expected = reference(x.cpu(), threshold, lo).to(device)
     row_stats(from_dlpack(x), from_dlpack(out), cutlass.Float32(threshold), cutlass.Float32(lo))
     torch.testing.assert_close(out, expected)
 

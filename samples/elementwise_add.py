@@ -92,13 +92,15 @@ def elementwise_add(
 def main() -> None:
     import torch
 
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--m", type=int, default=1000)
     parser.add_argument("--n", type=int, default=515)
     args = parser.parse_args()
 
-    a = torch.randn(args.m, args.n, dtype=torch.float32)
-    b = torch.randn(args.m, args.n, dtype=torch.float32)
+    a = torch.randn(args.m, args.n, dtype=torch.float32, device=device)
+    b = torch.randn(args.m, args.n, dtype=torch.float32, device=device)
     c = torch.full_like(a, float("nan"))  # poisoned: every element must be written
     a_t, b_t, c_t = (from_dlpack(t).mark_layout_dynamic() for t in (a, b, c))
     compiled = cute.compile(elementwise_add, a_t, b_t, c_t)

@@ -61,12 +61,14 @@ def multiply(mA: cute.Tensor, mB: cute.Tensor, mC: cute.Tensor):
 def main() -> None:
     import torch
 
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--n", type=int, default=512 * 64)
     args = parser.parse_args()
 
-    a = torch.randn(args.n, dtype=torch.float32)
-    b = torch.randn(args.n, dtype=torch.float32)
+    a = torch.randn(args.n, dtype=torch.float32, device=device)
+    b = torch.randn(args.n, dtype=torch.float32, device=device)
     c = torch.full_like(a, float("nan"))  # poisoned: every element must be written
     ta, tb, tc = from_dlpack(a), from_dlpack(b), from_dlpack(c)
 

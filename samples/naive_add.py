@@ -39,13 +39,15 @@ def naive_add(mA: cute.Tensor, mB: cute.Tensor, mC: cute.Tensor):
 def main() -> None:
     import torch
 
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--m", type=int, default=64)
     parser.add_argument("--n", type=int, default=96)
     args = parser.parse_args()
 
-    a = torch.randn(args.m, args.n, dtype=torch.float32)
-    b = torch.randn(args.m, args.n, dtype=torch.float32)
+    a = torch.randn(args.m, args.n, dtype=torch.float32, device=device)
+    b = torch.randn(args.m, args.n, dtype=torch.float32, device=device)
     c = torch.full_like(a, float("nan"))  # poisoned: every element must be written
     compiled = cute.compile(naive_add, from_dlpack(a), from_dlpack(b), from_dlpack(c))
     compiled(from_dlpack(a), from_dlpack(b), from_dlpack(c))

@@ -66,6 +66,8 @@ class RowScale:
 
 def main() -> None:
     import torch
+
+    device = "cuda" if torch.cuda.is_available() else "cpu"
     from cutlass.cute.runtime import from_dlpack
 
     parser = argparse.ArgumentParser(description=__doc__)
@@ -74,7 +76,7 @@ def main() -> None:
     parser.add_argument("--norm", choices=["l1", "l2"], default="l1")
     args = parser.parse_args()
 
-    x = torch.randn(args.rows, args.n, dtype=torch.float32)
+    x = torch.randn(args.rows, args.n, dtype=torch.float32, device=device)
     y = torch.full_like(x, float("nan"))  # poisoned: every element must be written
     scale = 2.0
     op = RowScale(args.n, args.norm)

@@ -80,12 +80,14 @@ def specialize(
 def main() -> None:
     import torch
 
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--mode", choices=["relu", "square", "identity"], default="relu")
     parser.add_argument("--passes", type=int, default=2)
     args = parser.parse_args()
 
-    x = torch.randn(THREADS * VEC * 16, dtype=torch.float32)
+    x = torch.randn(THREADS * VEC * 16, dtype=torch.float32, device=device)
     y = torch.full_like(x, float("nan"))  # poisoned: every element must be written
     bias = 0.25
     specialize(from_dlpack(x), from_dlpack(y), cutlass.Float32(bias), args.mode, args.passes)

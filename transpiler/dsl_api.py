@@ -22,6 +22,7 @@ TYPE_ARG = "type"  # a dtype, becomes a template argument
 TYPE_C = "type_c"  # a dtype used as a value: type_c<T>{}
 MODE = "mode"  # mode=[i, j] -> template arguments <i, j>
 IGNORED = "ignored"  # accepted and dropped (NVIDIA-only hints such as mask=)
+FASTMATH = "fastmath"  # a literal bool: True selects the function's fast form (`Fn.fast`)
 
 FIRST = "first"  # result kind: the kind of the first argument
 
@@ -33,11 +34,24 @@ class Fn:
     result: Kind | str | None  # None: a statement (no value)
     required: int = 1  # how many leading params are required
     extra_ignored: tuple[str, ...] = field(default=("loc", "ip"))
+    fast: str | None = None  # the C++ name used with fastmath=True
 
 
-def _fn(cxx: str, params: str, result: Kind | str | None, required: int | None = None) -> Fn:
+def _fn(
+    cxx: str,
+    params: str,
+    result: Kind | str | None,
+    required: int | None = None,
+    fast: str | None = None,
+) -> Fn:
     pairs = tuple(tuple(p.split(":")) for p in params.split()) if params else ()
-    return Fn(cxx, pairs, result, len(pairs) if required is None else required)  # type: ignore[arg-type]
+    n = len(pairs) if required is None else required
+    return Fn(cxx, pairs, result, n, fast=fast)  # type: ignore[arg-type]
+
+
+def _math(name: str, fast: str | None = None) -> Fn:
+    """`cute.math.<name>(a, fastmath=False)`: elementwise on scalars and register values."""
+    return _fn(name, "a:value fastmath:fastmath", FIRST, 1, fast=fast or f"fast_{name}")
 
 
 _TID = Kind(Cat.TUPLE, elems=(k.dynamic(), k.dynamic(), k.dynamic()))
@@ -111,6 +125,57 @@ FUNCTIONS: dict[str, Fn] = {
     A + "vote_any_sync": _fn("arch::vote_any", "pred:value", _BOOL),
     A + "vote_all_sync": _fn("arch::vote_all", "pred:value", _BOOL),
     A + "atomic_add": _fn("arch::atomic_add", "ptr:any value:value", _INT),
+    A + "atomic_max": _fn("arch::atomic_max", "ptr:any value:value", _INT),
+    A + "atomic_min": _fn("arch::atomic_min", "ptr:any value:value", _INT),
+    A + "atomic_cas": _fn("arch::atomic_cas", "ptr:any cmp:value val:value", _INT),
+    A + "make_warp_uniform": _fn("arch::make_warp_uniform", "value:value", FIRST),
+    # Fast math of cute.arch (scalars).
+    A + "fmax": _fn("arch::fmax", "a:value b:value", FIRST),
+    A + "fmin": _fn("arch::fmin", "a:value b:value", FIRST),
+    A + "rcp_approx": _fn("rcp_approx", "a:value", FIRST),
+    A + "exp2": _fn("fast_exp2", "a:value", FIRST),
+    A + "exp": _fn("fast_exp", "a:value", FIRST),
+    # Register values.
+    C + "full_like": _fn(
+        "full_like", "a:any fill_value:value dtype:type_c", Kind(Cat.TENSOR_SSA), 2
+    ),
+    C + "zeros_like": _fn("zeros_like", "a:any", Kind(Cat.TENSOR_SSA)),
+    C + "ones_like": _fn("ones_like", "a:any", Kind(Cat.TENSOR_SSA)),
+    # cute.math: precise by default, the target's fast form with fastmath=True.
+    C + "math.exp": _math("exp"),
+    C + "math.exp2": _math("exp2"),
+    C + "math.log": _math("log"),
+    C + "math.log2": _math("log2"),
+    C + "math.sqrt": _math("sqrt"),
+    C + "math.rsqrt": _math("rsqrt"),
+    C + "math.tanh": _math("tanh"),
+    C + "math.erf": _math("erf"),
+    C + "math.sin": _math("sin", "sin"),
+    C + "math.cos": _math("cos", "cos"),
+}
+
+#: DSL constants, folded at translation time.
+CONSTANTS: dict[str, object] = {
+    A + "WARP_SIZE": 32,
+}
+for _t in ("Float32", "Float64", "Float16", "BFloat16"):
+    for _root in ("cutlass.", C):
+        CONSTANTS[f"{_root}{_t}.inf"] = float("inf")
+        CONSTANTS[f"{_root}{_t}.nan"] = float("nan")
+
+#: Methods of objects made by `OP_CLASSES` entries (shared-memory allocators): name ->
+#: (C++ member, parameters as for `Fn`, result kind).
+ALLOCATOR_METHODS: dict[str, Fn] = {
+    "allocate_tensor": _fn(
+        "allocate_tensor",
+        "element_type:type_c layout:any byte_alignment:any swizzle:ignored",
+        k.TENSOR,
+        2,
+    ),
+    "allocate_array": _fn(
+        "allocate_array", "element_type:type_c num_elems:any byte_alignment:any", k.VALUE, 1
+    ),
+    "allocate": _fn("allocate", "size_in_bytes:any byte_alignment:any", k.VALUE, 1),
 }
 
 #: Keyword arguments accepted and dropped, per function (NVIDIA-only hints).
@@ -119,6 +184,7 @@ IGNORED_KEYWORDS = {"loc", "ip", "mask", "mask_and_clamp", "width"}
 #: Objects constructed from a DSL class: `cute.nvgpu.CopyUniversalOp()` -> `CopyUniversalOp{}`.
 OP_CLASSES = {
     C + "nvgpu.CopyUniversalOp": "CopyUniversalOp",
+    "cutlass.utils.SmemAllocator": "SmemAllocator",
 }
 
 #: Functors: `operator.mul` / `cute.ReductionOp.ADD` used as values.
@@ -164,4 +230,5 @@ def is_known(qualified: str) -> bool:
         or qualified in MARKERS
         or qualified in k.NUMERIC_TYPES
         or qualified in k.ANNOTATION_KINDS
+        or qualified in CONSTANTS
     )

@@ -153,18 +153,24 @@ def _mode_args(lw: ExprLowerer, node: cst.BaseExpression) -> list[c.Expr]:
     return [c.Lit(str(v)) for v in value]
 
 
-def _table_call(lw: ExprLowerer, node: cst.Call, spec: dsl_api.Fn) -> Val:
+def _table_call(
+    lw: ExprLowerer, node: cst.Call, spec: dsl_api.Fn, callee: c.Expr | None = None
+) -> Val:
     params = [p for p, _ in spec.params]
     bound = _bind(lw, node, params, f"'{spec.cxx}'", spec.required)
     args: list[c.Expr] = []
     targs: list[c.CxxType | c.Expr] = []
     first_kind: Kind | None = None
+    cxx = spec.cxx
     keywords = {a.keyword.value for a in node.args if a.keyword is not None}
     for pname, role in spec.params:
         if pname not in bound:
             continue
         arg = bound[pname]
-        if role == dsl_api.MODE:
+        if role == dsl_api.FASTMATH:
+            if _literal_flag(lw, arg, pname) and spec.fast is not None:
+                cxx = spec.fast
+        elif role == dsl_api.MODE:
             targs += _mode_args(lw, arg)
         elif role == dsl_api.TYPE_ARG:
             targs.append(lw.as_type(arg))
@@ -186,7 +192,20 @@ def _table_call(lw: ExprLowerer, node: cst.Call, spec: dsl_api.Fn) -> Val:
         if result.cat in (Cat.LITERAL, Cat.META):
             result = k.VALUE
     kind = result if isinstance(result, Kind) else k.VALUE
-    return Val(kind, c.Call(c.Id(spec.cxx), tuple(args), tuple(targs)), node=node)
+    fn = c.Id(cxx) if callee is None else callee
+    return Val(kind, c.Call(fn, tuple(args), tuple(targs)), node=node)
+
+
+def _literal_flag(lw: ExprLowerer, arg: cst.BaseExpression, what: str) -> bool:
+    val = lw.lower(arg)
+    if val.kind.cat is Cat.LITERAL and isinstance(val.kind.value, bool):
+        return val.kind.value
+    raise lw.fc.error(
+        arg,
+        "bad-arguments",
+        f"{what}= must be a literal True or False",
+        f"write {what}=True; the choice is made when the code is translated",
+    )
 
 
 def _cast(lw: ExprLowerer, node: cst.Call, ctype: str) -> Val:
@@ -293,6 +312,9 @@ def _method_call(lw: ExprLowerer, node: cst.Call, func: cst.Attribute) -> Val:
         args = tuple(lw.value(a.value) for a in node.args if a.keyword is None)
         result = _MEMBER_METHODS[name]
         return Val(result or k.VALUE, c.Call(c.Member(objx, name), args), node=node)
+    if name in dsl_api.ALLOCATOR_METHODS:
+        spec = dsl_api.ALLOCATOR_METHODS[name]
+        return _table_call(lw, node, spec, c.Member(objx, spec.cxx))
     if name == "fill":
         args = tuple(lw.value(a.value) for a in node.args)
         return Val(k.VALUE, c.Call(c.Id("fill"), (objx, *args)), node=node)

@@ -59,6 +59,17 @@ def static_int(n: int) -> c.Expr:
 
 
 def float_literal(value: float, ctype: str = "float") -> c.Expr:
+    if value != value or value in (float("inf"), float("-inf")):
+        suffix = "" if ctype == "double" else "f"
+        if value != value:
+            special: c.Expr = c.Lit(f'__builtin_nan{suffix}("")')
+        else:
+            special = c.Lit(f"__builtin_inf{suffix}()")
+            if value < 0:
+                special = c.Unary("-", special)
+        if ctype in ("float", "double"):
+            return special
+        return c.Construct(c.Type(ctype), (special,), brace=False)
     text = repr(float(value))
     if "e" not in text and "." not in text and "inf" not in text and "nan" not in text:
         text += ".0"
@@ -76,6 +87,14 @@ def meta_type(member: str) -> c.Type:
 class _AliasSubstituter(cst.CSTTransformer):
     def __init__(self, fc: FunctionContext) -> None:
         self.fc = fc
+
+    def leave_Attribute(
+        self, original: cst.Attribute, updated: cst.Attribute
+    ) -> cst.BaseExpression:
+        resolved = self.fc.mod.names.resolve(original)
+        if resolved is not None and resolved in dsl_api.CONSTANTS:
+            return cst.parse_expression(_python_literal(dsl_api.CONSTANTS[resolved]))
+        return updated
 
     def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
         var = self.fc.env.lookup(original.value)
@@ -202,7 +221,7 @@ class ExprLowerer:
             if name is None:
                 return None
             resolved = self.mod.names.resolve(node)
-            if resolved is not None and resolved.startswith("math."):
+            if resolved is not None and (resolved.startswith("math.") or _dsl_constant(resolved)):
                 return "lit"
             if fc.self_name and name.startswith(fc.self_name + "."):
                 first = name.split(".")[1]
@@ -673,6 +692,16 @@ class ExprLowerer:
             else:
                 args.append(self.materialize(v, static, sub, role))
         return c.Call(c.Id(maker), tuple(args))
+
+
+def _dsl_constant(resolved: str) -> bool:
+    return resolved in dsl_api.CONSTANTS
+
+
+def _python_literal(value: object) -> str:
+    if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
+        return f'float("{value}")'
+    return repr(value)
 
 
 def _has_none(node: cst.BaseExpression) -> bool:

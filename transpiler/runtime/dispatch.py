@@ -109,6 +109,25 @@ def find_function(translation: TranslationResult, fn: jit.JitFunction) -> Functi
     )
 
 
+def find_host_function(translation: TranslationResult, name: str) -> FunctionInfo:
+    """The host (@cute.jit) function that `bbx build FILE.py:NAME` names: a module-level
+    function `NAME`, a class `NAME` (its `__call__`), or `Class.method`."""
+    owner, _, method = name.rpartition(".")
+    wanted = [(method, owner or None)] if owner else [(name, None), ("__call__", name)]
+    for python_name, class_name in wanted:
+        for info in translation.functions:
+            if (info.role == "host" and info.python_name == python_name
+                    and info.class_name == class_name):
+                return info
+    known = sorted(f"{i.class_name}.{i.python_name}" if i.class_name else i.python_name
+                   for i in translation.functions if i.role == "host")
+    known = [k.removesuffix(".__call__") for k in known]
+    raise TranslationFailed(
+        f"bbx: {Path(translation.path).name} has no @cute.jit function or class {name!r}"
+        f" (it has: {', '.join(known) or 'none'})"
+    )
+
+
 @dataclass(frozen=True)
 class TensorArgument:
     """What the binding receives for a tensor: address, extents, strides, bytes spanned."""
@@ -207,6 +226,9 @@ class Dispatcher:
         info = find_function(translation, fn)
         python_fn = inspect.unwrap(fn.__wrapped__)
         scope = {"self": bound_self} if bound_self is not None else {}
+        # Run-time arguments stand for themselves (their spec: never None), so that Meta members
+        # such as `mW is not None` evaluate for tensors as well as for None.
+        scope |= {n: s for n, s in specs.items() if not isinstance(s, ConstexprSpec)}
         scope |= {n: s.value for n, s in specs.items() if isinstance(s, ConstexprSpec)}
         meta_values = evaluate_meta(info.all_meta, getattr(python_fn, "__globals__", {}), scope)
         stem = Path(translation.path).stem

@@ -8,4 +8,5 @@
 #include "bbx/algorithm.hpp"
 #if __has_include("bbx/platform.hpp")
 #  include "bbx/platform.hpp"
+#  include "bbx/tensor/smem_allocator.hpp"
 #endif

@@ -3,3 +3,4 @@
 #include "bbx/numeric/half.hpp"
 #include "bbx/numeric/numeric_types.hpp"
 #include "bbx/numeric/math.hpp"
+#include "bbx/numeric/fast_math.hpp"

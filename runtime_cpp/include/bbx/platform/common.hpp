@@ -85,4 +85,11 @@ BBX_HOST_DEVICE constexpr int shfl_src_up(int lane, int delta, int width) {
   return ((lane & (width - 1)) - delta < 0) ? lane : lane - delta;
 }
 }  // namespace detail
+
+namespace arch {
+// `cute.arch.make_warp_uniform(x)`: a hint that x is equal across the warp. A DSL warp is half an
+// AMD wavefront, whose two halves may hold different values, so it is the identity everywhere.
+template <class T>
+BBX_HOST_DEVICE constexpr T make_warp_uniform(T const& x) { return x; }
+}  // namespace arch
 }  // namespace bbx

@@ -31,6 +31,9 @@ inline void tensor_global_hook(const void* p, std::size_t bytes, bool is_write) 
 inline void tensor_shared_hook(const void* p, std::size_t bytes, bool is_write) {
   check_shared_access(p, bytes, is_write, std::source_location{});
 }
+inline void tensor_shared_ref_hook(const void* p, std::size_t bytes, bool) {
+  check_shared_ref_access(p, bytes, std::source_location{});
+}
 #endif
 // Route the tensor layer's access hooks (bbx/tensor/access_hooks.hpp) to the checkers when
 // checked mode is on; called at every launch.
@@ -39,6 +42,7 @@ inline void sync_access_hooks() {
   if (config().checked) {
     access_hooks.global = &tensor_global_hook;
     access_hooks.shared = &tensor_shared_hook;
+    access_hooks.shared_ref = &tensor_shared_ref_hook;
     access_hooks.enabled = true;
   } else if (access_hooks.global == &tensor_global_hook) {
     access_hooks.enabled = false;

@@ -12,7 +12,9 @@
 // header never conflicts with however the platform defines its checkers).
 //
 // `is_write` is exact for the algorithms (copy, fill, store, autovec_copy); a reference obtained
-// by `t(i)` is reported as a read when it is formed (the access that follows may be a write).
+// by `t(i)` is reported as a read when it is formed (the access that follows may be a write),
+// except in shared memory, where it goes to the `shared_ref` hook (direction unknown: the checker
+// neither reports it as an uninitialised read nor counts it as a write).
 // On GPU targets all of this compiles away.
 #pragma once
 
@@ -27,6 +29,7 @@ struct access_hooks_t {
   bool enabled = false;
   access_hook_t global = nullptr;
   access_hook_t shared = nullptr;
+  access_hook_t shared_ref = nullptr;  // a reference formed; `is_write` is always false
 };
 inline access_hooks_t access_hooks{};
 }  // namespace bbx::sim
@@ -45,6 +48,16 @@ BBX_HOST_DEVICE void on_shared_access([[maybe_unused]] const void* p, [[maybe_un
 #if defined(BBX_TARGET_CPU)
   if (__builtin_expect(::bbx::sim::access_hooks.enabled, 0) && ::bbx::sim::access_hooks.shared)
     ::bbx::sim::access_hooks.shared(p, bytes, is_write);
+#endif
+}
+// A reference to shared memory was formed (`t(i)`): the access that follows may read or write.
+BBX_HOST_DEVICE void on_shared_ref_access([[maybe_unused]] const void* p,
+                                          [[maybe_unused]] std::size_t bytes) {
+#if defined(BBX_TARGET_CPU)
+  if (__builtin_expect(::bbx::sim::access_hooks.enabled, 0)) {
+    if (::bbx::sim::access_hooks.shared_ref) ::bbx::sim::access_hooks.shared_ref(p, bytes, false);
+    else if (::bbx::sim::access_hooks.shared) ::bbx::sim::access_hooks.shared(p, bytes, false);
+  }
 #endif
 }
 }  // namespace bbx::detail

@@ -63,7 +63,8 @@ struct mem_ptr {
     else if constexpr (Space == mem_space::smem) detail::on_shared_access(ptr_, bytes, is_write);
   }
   BBX_HOST_DEVICE T& operator*() const {
-    check(sizeof(T), false);
+    if constexpr (Space == mem_space::smem) detail::on_shared_ref_access(ptr_, sizeof(T));
+    else check(sizeof(T), false);
     return *ptr_;
   }
   template <class I>

@@ -250,6 +250,16 @@ BBX_VALUE_MATH(cos)
 BBX_VALUE_MATH(tanh)
 BBX_VALUE_MATH(floor)
 BBX_VALUE_MATH(ceil)
+BBX_VALUE_MATH(erf)
+BBX_VALUE_MATH(fast_exp)
+BBX_VALUE_MATH(fast_exp2)
+BBX_VALUE_MATH(fast_log)
+BBX_VALUE_MATH(fast_log2)
+BBX_VALUE_MATH(fast_sqrt)
+BBX_VALUE_MATH(fast_rsqrt)
+BBX_VALUE_MATH(fast_tanh)
+BBX_VALUE_MATH(fast_erf)
+BBX_VALUE_MATH(rcp_approx)
 #undef BBX_VALUE_MATH
 
 #define BBX_VALUE_MINMAX(NAME, FN)                                                          \

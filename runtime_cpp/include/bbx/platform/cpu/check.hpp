@@ -106,8 +106,12 @@ inline void check_global_slow(const void* p, std::size_t bytes, bool is_write,
                std::to_string(bytes) + " bytes at " + hex(p) + near + " at " + site_str(loc));
 }
 
+// `ref`: a reference was formed (tensor element access `t(i)`) and the direction of the access
+// that follows is unknown. It is checked as a read, except that a never-written byte is not an
+// error: it counts as initialised from then on (writer -4, outside any barrier interval's race
+// checks), since the reference is typically assigned to.
 inline void check_shared_slow(const void* p, std::size_t bytes, bool is_write, bool atomic,
-                              const std::source_location& loc) {
+                              const std::source_location& loc, bool ref = false) {
   Thread& t = cur("check_shared_access");
   Block& b = *t.blk;
   const char* c = static_cast<const char*>(p);
@@ -126,11 +130,17 @@ inline void check_shared_slow(const void* p, std::size_t bytes, bool is_write, b
                   : "shared address " + hex(c + i)) +
              " (" + hex(c + i) + ")";
     };
+    if (ref && !written) {
+      s.w_epoch = b.first_epoch;
+      s.writer = -4;
+      s.wloc = loc;
+      continue;
+    }
     if ((!is_write || atomic) && !written)
       kernel_error("read of uninitialised shared memory at " + where() + " at " + site_str(loc) +
                    ": no thread of this block wrote it");
     if (!atomic) {
-      if (written && s.w_epoch == b.epoch && s.writer != t.tid)
+      if (written && s.w_epoch == b.epoch && s.writer != t.tid && s.writer != -4)
         kernel_error(std::string("shared-memory race (") +
                      (is_write ? "write after write" : "read after write") + ") at " + where() +
                      ": thread " + std::to_string(t.tid) + (is_write ? " writes" : " reads") +
@@ -174,6 +184,14 @@ inline void check_shared_access(const void* p, std::size_t bytes, bool is_write,
   if (!config().checked) [[likely]]
     return;
   detail::check_shared_slow(p, bytes, is_write, false, loc);
+}
+
+// A reference to shared memory was formed; see check_shared_slow's `ref`.
+inline void check_shared_ref_access(const void* p, std::size_t bytes,
+                                    std::source_location loc = std::source_location::current()) {
+  if (!config().checked) [[likely]]
+    return;
+  detail::check_shared_slow(p, bytes, false, false, loc, true);
 }
 
 // Atomics: bounds and initialisation are checked, but concurrent atomics are not races.

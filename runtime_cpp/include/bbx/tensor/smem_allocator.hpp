@@ -1,0 +1,60 @@
+// bbx/tensor/smem_allocator.hpp — SmemAllocator: CuTe DSL's `cutlass.utils.SmemAllocator`, a bump
+// allocator over the block's dynamic shared memory (`arch::dynamic_smem`).
+//
+//   SmemAllocator smem{};
+//   auto buf = smem.allocate_tensor(type_c<float>{}, make_layout(_8{}), _16{});  // smem tensor
+//   auto p   = smem.allocate_array(type_c<float>{}, _32{});                       // smem_ptr
+//
+// Allocations are laid out in call order, each aligned to max(byte_alignment, alignof(T)); the
+// launch must pass at least `smem.size()` bytes of dynamic shared memory (`launch(smem=...)`, as
+// in the DSL). The static alignment of the returned pointers is known to the copy layer
+// (the dynamic shared memory base is at least 16-byte aligned on every target).
+#pragma once
+
+#include "bbx/config.hpp"
+#include "bbx/layout.hpp"
+#include "bbx/numeric.hpp"
+#include "bbx/tensor/pointer.hpp"
+#include "bbx/tensor/tensor.hpp"
+
+namespace bbx {
+
+struct SmemAllocator {
+  unsigned char* base_;
+  long long offset_ = 0;
+
+  BBX_DEVICE SmemAllocator() : base_(arch::dynamic_smem<unsigned char>()) {}
+
+  // Bytes allocated so far (including alignment padding).
+  BBX_DEVICE long long size() const { return offset_; }
+
+  // `allocate(num_bytes, byte_alignment)`: raw bytes.
+  template <class Bytes, class Align = Int<1>>
+  BBX_DEVICE auto allocate(Bytes const& num_bytes, Align const& = {}) {
+    return allocate_array(type_c<unsigned char>{}, num_bytes, Align{});
+  }
+
+  // `allocate_array(element_type, num_elems=1, byte_alignment=...)`: an smem pointer.
+  template <class DType, class Count = Int<1>, class Align = Int<1>>
+  BBX_DEVICE auto allocate_array(DType const&, Count const& count = {}, Align const& = {}) {
+    using T = dtype_t<DType>;
+    static_assert(is_C_v<Align>, "SmemAllocator: byte_alignment must be a compile-time integer");
+    constexpr int A = int(Align::value) > int(alignof(T)) ? int(Align::value) : int(alignof(T));
+    static_assert((A & (A - 1)) == 0 && A <= 16,
+                  "SmemAllocator: byte_alignment must be a power of two of at most 16");
+    offset_ = (offset_ + A - 1) / A * A;
+    T* p = reinterpret_cast<T*>(base_ + offset_);
+    offset_ += static_cast<long long>(count) * static_cast<long long>(sizeof(T));
+    return make_smem_ptr<A>(p);
+  }
+
+  // `allocate_tensor(element_type, layout, byte_alignment=...)`: a shared-memory tensor with
+  // `cosize(layout)` elements.
+  template <class DType, class Layout, class Align = Int<1>>
+  BBX_DEVICE auto allocate_tensor(DType const& dtype, Layout const& layout, Align const& = {}) {
+    auto p = allocate_array(dtype, cosize(layout), Align{});
+    return make_tensor(p, layout);
+  }
+};
+
+}  // namespace bbx

@@ -1,0 +1,195 @@
+"""LayerNorm forward: y[r, :] = (x[r, :] - mean) * rsqrt(var + eps) * w + b, one block per row;
+the weight and the bias are optional (pass None).
+
+Each thread holds its share of the row in registers (128-bit vector loads, predicated on the
+ragged right edge). The mean and then the variance (of the centred values, held in registers:
+no cancellation) are reduced per warp with butterfly shuffles and across warps through
+shared memory. The width is a run-time value: one build serves every width up to `max_n`.
+
+Run: python samples/layernorm.py [--rows 8] [--n 1000,4096] [--dtype f32|bf16] [--no-affine]
+"""
+
+import argparse
+import operator
+
+import cutlass
+import cutlass.cute as cute
+import cutlass.utils
+from cutlass.cute.runtime import from_dlpack
+
+
+class LayerNorm:
+    """LayerNorm over the last dimension of a row-major (M, N) tensor, N <= max_n."""
+
+    def __init__(self, max_n: int = 16384, threads: int = 256):
+        self.max_n = max_n
+        self.threads = threads
+        self.num_warps = threads // 32
+
+    @cute.jit
+    def __call__(
+        self,
+        mY: cute.Tensor,
+        mX: cute.Tensor,
+        mW: cute.Tensor,
+        mB: cute.Tensor,
+        eps: cutlass.Float32,
+    ):
+        m, _ = mX.shape
+        vec = 128 // mX.element_type.width  # elements per 128-bit access
+        thr_layout = cute.make_layout((1, self.threads), stride=(self.threads, 1))
+        val_layout = cute.make_layout((1, vec), stride=(vec, 1))
+        atom = cute.make_copy_atom(
+            cute.nvgpu.CopyUniversalOp(), mX.element_type, num_bits_per_copy=128
+        )
+        tiled_copy = cute.make_tiled_copy_tv(atom, thr_layout, val_layout)
+        idX = cute.make_identity_tensor(mX.shape)
+        self.kernel(mY, mX, mW, mB, idX, tiled_copy, eps).launch(
+            grid=[m, 1, 1], block=[self.threads, 1, 1], smem=self.num_warps * 2 * 4
+        )
+
+    @cute.jit
+    def warp_reduce(self, val: cutlass.Float32, op: cutlass.Constexpr):
+        for i in cutlass.range_constexpr(5):
+            val = op(val, cute.arch.shuffle_sync_bfly(val, offset=1 << i))
+        return val
+
+    @cute.jit
+    def block_reduce(
+        self, val: cutlass.Float32, op: cutlass.Constexpr, buf: cute.Tensor, init: cutlass.Float32
+    ):
+        lane = cute.arch.lane_idx()
+        warp = cute.arch.warp_idx()
+        val = self.warp_reduce(val, op)
+        if lane == 0:
+            buf[warp] = val
+        cute.arch.sync_threads()
+        block_val = init
+        if lane < self.num_warps:
+            block_val = buf[lane]
+        return self.warp_reduce(block_val, op)
+
+    @cute.kernel
+    def kernel(
+        self,
+        mY: cute.Tensor,
+        mX: cute.Tensor,
+        mW: cute.Tensor,
+        mB: cute.Tensor,
+        idX: cute.Tensor,
+        tiled_copy: cute.TiledCopy,
+        eps: cutlass.Float32,
+    ):
+        tidx, _, _ = cute.arch.thread_idx()
+        bidx, _, _ = cute.arch.block_idx()
+        n = mX.shape[1]
+
+        smem = cutlass.utils.SmemAllocator()
+        reduction_buffer = smem.allocate_tensor(
+            cutlass.Float32, cute.make_layout((self.num_warps, 2)), byte_alignment=16
+        )
+
+        tiler = (1, self.max_n)
+        gX = cute.local_tile(mX, tiler, (bidx, 0))
+        gY = cute.local_tile(mY, tiler, (bidx, 0))
+        cX = cute.local_tile(idX, tiler, (bidx, 0))
+
+        thr_copy = tiled_copy.get_slice(tidx)
+        tXgX = thr_copy.partition_S(gX)
+        tXgY = thr_copy.partition_D(gY)
+        tXcX = thr_copy.partition_S(cX)
+
+        # Predicate the ragged right edge: only columns < n are read or written.
+        tXpX = cute.make_rmem_tensor(tXcX.shape, cutlass.Boolean)
+        for i in range(cute.size(tXpX)):
+            tXpX[i] = cute.elem_less(tXcX[i], mX.shape)
+
+        tXrX = cute.make_fragment_like(tXgX)
+        tXrX.fill(0.0)
+        cute.copy(tiled_copy, tXgX, tXrX, pred=tXpX)
+
+        x = tXrX.load().to(cutlass.Float32)
+        row_sum = self.block_reduce(
+            x.reduce(cute.ReductionOp.ADD, 0.0, 0), operator.add, reduction_buffer[None, 0], 0.0
+        )
+        mean = row_sum / n
+        # Centred values; the padding stays 0 so that it does not count in the variance.
+        xc = cute.where(tXpX.load(), x - mean, cute.full_like(x, 0.0))
+        row_sq = self.block_reduce(
+            (xc * xc).reduce(cute.ReductionOp.ADD, 0.0, 0),
+            operator.add,
+            reduction_buffer[None, 1],
+            0.0,
+        )
+        rstd = cute.math.rsqrt(row_sq / n + eps, fastmath=True)
+        y = xc * rstd
+
+        if cutlass.const_expr(mW is not None):
+            gW = cute.local_tile(mW, tiler, (0, 0))
+            tXgW = thr_copy.partition_S(gW)
+            tXrW = cute.make_fragment_like(tXgW)
+            tXrW.fill(0.0)
+            cute.copy(tiled_copy, tXgW, tXrW, pred=tXpX)
+            y = y * tXrW.load().to(cutlass.Float32)
+        if cutlass.const_expr(mB is not None):
+            gB = cute.local_tile(mB, tiler, (0, 0))
+            tXgB = thr_copy.partition_S(gB)
+            tXrB = cute.make_fragment_like(tXgB)
+            tXrB.fill(0.0)
+            cute.copy(tiled_copy, tXgB, tXrB, pred=tXpX)
+            y = y + tXrB.load().to(cutlass.Float32)
+
+        tXrY = cute.make_fragment_like(tXrX)
+        tXrY.store(y.to(mY.element_type))
+        cute.copy(tiled_copy, tXrY, tXgY, pred=tXpX)
+
+
+def main() -> None:
+    import torch
+    import torch.nn.functional as F
+
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--rows", type=int, default=8)
+    parser.add_argument("--n", default="1000", help="comma-separated widths (one build)")
+    parser.add_argument("--dtype", choices=["f32", "bf16"], default="f32")
+    parser.add_argument("--no-affine", action="store_true", help="no weight and no bias")
+    parser.add_argument("--max-n", type=int, default=16384)
+    args = parser.parse_args()
+    dtype = {"f32": torch.float32, "bf16": torch.bfloat16}[args.dtype]
+    tol = {"f32": (1e-5, 1e-5), "bf16": (2e-2, 2e-2)}[args.dtype]
+
+    op = LayerNorm(max_n=args.max_n)
+    compiled = None
+    for n in (int(w) for w in args.n.split(",")):
+        x = torch.randn(args.rows, n, dtype=dtype) * 3 + 1
+        w = None if args.no_affine else torch.randn(n, dtype=dtype)
+        b = None if args.no_affine else torch.randn(n, dtype=dtype)
+        y = torch.full_like(x, float("nan"))  # poisoned: every element must be written
+        eps = 1e-5
+        tY, tX = (
+            from_dlpack(t, assumed_align=16).mark_layout_dynamic(leading_dim=1) for t in (y, x)
+        )
+        tW, tB = (
+            None
+            if t is None
+            else from_dlpack(t.view(1, n), assumed_align=16).mark_layout_dynamic(leading_dim=1)
+            for t in (w, b)
+        )
+        if compiled is None:
+            compiled = cute.compile(op, tY, tX, tW, tB, cutlass.Float32(eps))
+        compiled(tY, tX, tW, tB, cutlass.Float32(eps))
+        ref = F.layer_norm(
+            x.float(),
+            (n,),
+            None if w is None else w.float(),
+            None if b is None else b.float(),
+            eps,
+        ).to(dtype)
+        torch.testing.assert_close(y, ref, rtol=tol[0], atol=tol[1])
+        affine = "no affine" if args.no_affine else "affine"
+        print(f"layernorm ({affine}) {args.dtype} {args.rows}x{n}: ok")
+    print("PASS")
+
+
+if __name__ == "__main__":
+    main()

@@ -125,6 +125,8 @@ class CrossEntropy:
 
 def main() -> None:
     import torch
+
+    device = "cuda" if torch.cuda.is_available() else "cpu"
     import torch.nn.functional as F
 
     parser = argparse.ArgumentParser(description=__doc__)
@@ -140,10 +142,10 @@ def main() -> None:
     op = CrossEntropy(ignore_index=ignore_index, max_n=args.max_n)
     compiled = None
     for n in (int(w) for w in args.n.split(",")):
-        x = torch.randn(args.rows, n, dtype=dtype) * 3
-        label = torch.randint(0, n, (args.rows,), dtype=torch.int64)
+        x = torch.randn(args.rows, n, dtype=dtype, device=device) * 3
+        label = torch.randint(0, n, (args.rows,), dtype=torch.int64, device=device)
         label[::3] = ignore_index  # every third row is ignored
-        loss = torch.full((args.rows,), float("nan"))  # poisoned
+        loss = torch.full((args.rows,), float("nan"), device=device)  # poisoned
         tLoss = from_dlpack(loss).mark_layout_dynamic()
         tX = from_dlpack(x, assumed_align=16).mark_layout_dynamic(leading_dim=1)
         tLabel = from_dlpack(label).mark_layout_dynamic()

@@ -146,6 +146,8 @@ class LayerNorm:
 
 def main() -> None:
     import torch
+
+    device = "cuda" if torch.cuda.is_available() else "cpu"
     import torch.nn.functional as F
 
     parser = argparse.ArgumentParser(description=__doc__)
@@ -161,9 +163,9 @@ def main() -> None:
     op = LayerNorm(max_n=args.max_n)
     compiled = None
     for n in (int(w) for w in args.n.split(",")):
-        x = torch.randn(args.rows, n, dtype=dtype) * 3 + 1
-        w = None if args.no_affine else torch.randn(n, dtype=dtype)
-        b = None if args.no_affine else torch.randn(n, dtype=dtype)
+        x = torch.randn(args.rows, n, dtype=dtype, device=device) * 3 + 1
+        w = None if args.no_affine else torch.randn(n, dtype=dtype, device=device)
+        b = None if args.no_affine else torch.randn(n, dtype=dtype, device=device)
         y = torch.full_like(x, float("nan"))  # poisoned: every element must be written
         eps = 1e-5
         tY, tX = (

@@ -117,6 +117,8 @@ class RMSNorm:
 
 def main() -> None:
     import torch
+
+    device = "cuda" if torch.cuda.is_available() else "cpu"
     import torch.nn.functional as F
 
     parser = argparse.ArgumentParser(description=__doc__)
@@ -131,8 +133,8 @@ def main() -> None:
     op = RMSNorm(max_n=args.max_n)
     compiled = None
     for n in (int(w) for w in args.n.split(",")):
-        x = torch.randn(args.rows, n, dtype=dtype)
-        w = torch.randn(n, dtype=dtype)
+        x = torch.randn(args.rows, n, dtype=dtype, device=device)
+        w = torch.randn(n, dtype=dtype, device=device)
         y = torch.full_like(x, float("nan"))  # poisoned: every element must be written
         eps = 1e-6
         tY, tX = (

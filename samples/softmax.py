@@ -171,6 +171,8 @@ class Softmax:
 def main() -> None:
     import torch
 
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rows", type=int, default=8)
     parser.add_argument("--n", default="1000", help="comma-separated widths (one build)")
@@ -184,7 +186,7 @@ def main() -> None:
     op = Softmax(online=args.online, max_n=args.max_n)
     compiled = None
     for n in (int(w) for w in args.n.split(",")):
-        x = torch.randn(args.rows, n, dtype=dtype) * 4
+        x = torch.randn(args.rows, n, dtype=dtype, device=device) * 4
         y = torch.full_like(x, float("nan"))  # poisoned: every element must be written
         tY, tX = (
             from_dlpack(t, assumed_align=16).mark_layout_dynamic(leading_dim=1) for t in (y, x)

@@ -4,7 +4,9 @@ Given a translated module, one of its host (jit) functions, the object whose con
 members read, and the ArgSpecs of a call, this evaluates every Meta member in Python, chooses the
 C++ form of each argument (static extents become `Int<N>`, dynamic ones `int`), and renders
 `templates/specialization.cpp.j2`: the Meta struct plus a pybind11 entry point that turns
-(address, extents, strides) tuples into bbx tensors and calls the generated function.
+(address, extents, strides) tuples into bbx tensors and calls the generated function. Compiled
+with `-DBBX_DEVICE_ONLY_UNIT` the same unit instead explicitly instantiates the generated function
+for the arguments' C++ types (`ArgBinding.cxx_type`), with no pybind11 (`bbx build`).
 """
 
 from __future__ import annotations
@@ -48,6 +50,11 @@ class ArgBinding:
     spec: str
     setup: tuple[str, ...]
     expr: str  # the C++ expression passed to the generated function
+    cxx_type: str = ""  # the C++ type of `expr` (for the device-only explicit instantiation)
+
+    @property
+    def type_alias(self) -> str:
+        return f"Arg_{self.name}"
 
 
 @dataclass(frozen=True)
@@ -138,10 +145,22 @@ def bind_tensor(index: int, name: str, spec: TensorSpec) -> ArgBinding:
     pointer = f"bbx::make_gmem_ptr<{spec.align}>(data_pointer<{ctype}>(a_{name}[0]))"
     setup.append(f"auto {name} = bbx::make_tensor({pointer},")
     setup.append(f"                {layout});")
-    return ArgBinding(name, str(spec), tuple(setup), name)
+    type_ext = [_dim(d, "int{}") for d in spec.shape]
+    type_strides = [_dim(d, "int{}") for d in spec.stride]
+    type_layout = (f"bbx::make_layout(bbx::make_shape({', '.join(type_ext)}), "
+                   f"bbx::make_stride({', '.join(type_strides)}))")
+    cxx = (f"decltype(bbx::make_tensor(bbx::make_gmem_ptr<{spec.align}>"
+           f"(static_cast<{ctype}*>(nullptr)), {type_layout}))")
+    return ArgBinding(name, str(spec), tuple(setup), name, cxx)
 
 
 def bind_constexpr(name: str, spec: ConstexprSpec) -> ArgBinding:
+    binding = _bind_constexpr_value(name, spec)
+    return ArgBinding(binding.name, binding.spec, binding.setup, binding.expr,
+                      f"decltype({binding.expr})")
+
+
+def _bind_constexpr_value(name: str, spec: ConstexprSpec) -> ArgBinding:
     value = spec.value
     functor = _OPERATOR_FUNCTORS.get(value) if callable(value) else None
     if functor is not None:
@@ -169,16 +188,17 @@ def bind_argument(index: int, name: str, spec: ArgSpec) -> ArgBinding:
         ctype = cxx_type(spec.dtype)
         caster = "double" if dtype_info(spec.dtype).is_float else "long long"
         setup = f"const auto {name} = static_cast<{ctype}>(args[{index}].cast<{caster}>());"
-        return ArgBinding(name, str(spec), (setup,), name)
+        return ArgBinding(name, str(spec), (setup,), name, ctype)
     if isinstance(spec, ConstexprSpec):
         return bind_constexpr(name, spec)
     if isinstance(spec, StreamSpec):
-        return ArgBinding(name, str(spec), (), "bbx::Stream{stream}")
+        return ArgBinding(name, str(spec), (), "bbx::Stream{stream}", "bbx::Stream")
     if isinstance(spec, PointerSpec):
         ctype = cxx_type(spec.dtype)
         setup = (f"const auto {name} = "
                  f"bbx::make_gmem_ptr<{spec.align}>(data_pointer<{ctype}>(args[{index}]));")
-        return ArgBinding(name, str(spec), (setup,), name)
+        cxx = f"decltype(bbx::make_gmem_ptr<{spec.align}>(static_cast<{ctype}*>(nullptr)))"
+        return ArgBinding(name, str(spec), (setup,), name, cxx)
     raise SpecializationError(f"argument {name}: unsupported spec {spec}")
 
 
@@ -190,10 +210,14 @@ def render_unit(translation: TranslationResult, function: FunctionInfo, hip_name
     bindings = [bind_argument(i, name, spec) for i, (name, spec) in enumerate(specs.items())
                 if name != function.stream_param]
     namespace = module_namespace(translation.path)
-    call_args = [b.expr for b in bindings if not isinstance(specs[b.name], StreamSpec)]
+    passed = [b for b in bindings if not isinstance(specs[b.name], StreamSpec)]
+    call_args = [b.expr for b in passed]
     meta_name = "Meta_" + hashlib.sha256("\n".join(meta_lines).encode()).hexdigest()[:8]
-    call = (f"bbx_gen::{namespace}::{function.cxx_name}<{meta_name}>("
-            f"{', '.join([*call_args, 'bbx::Stream{stream}'])})")
+    function_name = f"bbx_gen::{namespace}::{function.cxx_name}<{meta_name}>"
+    call = f"{function_name}({', '.join([*call_args, 'bbx::Stream{stream}'])})"
+    # The remaining template arguments are deduced from the parameter types.
+    instantiation = (f"template void {function_name}("
+                     f"{', '.join([*(b.type_alias for b in passed), 'bbx::Stream'])});")
     digest = hashlib.sha256(
         f"{translation.sha256}|{function.cxx_name}|{meta_lines}|{specs}|{target}".encode()
     ).hexdigest()[:16]
@@ -205,7 +229,8 @@ def render_unit(translation: TranslationResult, function: FunctionInfo, hip_name
     text = env.get_template("specialization.cpp.j2").render(
         version=__version__, summary=summary, target=target, hip_name=hip_name,
         meta_name=meta_name, meta_lines=meta_lines or ["// (no Meta members)"],
-        args=bindings, call=call, module_name=module_name,
+        args=bindings, typed_args=passed, call=call, module_name=module_name,
+        instantiation=instantiation,
     )
     return Unit(text, module_name, {n: line for n, line in zip(meta_values, meta_lines,
                                                                 strict=True)})

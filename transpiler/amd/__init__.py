@@ -1,0 +1,1 @@
+"""AMD code objects: resource metadata, occupancy and instruction mix (`bbx inspect`)."""

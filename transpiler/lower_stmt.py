@@ -736,6 +736,8 @@ class StmtLowerer:
         )
 
     def _dim3(self, node: cst.BaseExpression) -> c.Expr:
+        # Qualified: under nvcc, CUDA's global ::dim3 and bbx::dim3 (via `using namespace bbx`)
+        # would make a plain `dim3` ambiguous.
         if not isinstance(node, (cst.List, cst.Tuple)) or not 1 <= len(node.elements) <= 3:
             raise self.fc.error(
                 node,
@@ -743,7 +745,7 @@ class StmtLowerer:
                 "grid/block must be a list of 1 to 3 values",
                 "e.g. grid=[m, 1, 1]",
             )
-        return c.Call(c.Id("dim3"), tuple(self.lw.value(e.value) for e in node.elements))
+        return c.Call(c.Id("bbx::dim3"), tuple(self.lw.value(e.value) for e in node.elements))
 
     def _arg_type(self, arg: cst.BaseExpression, x: c.Expr) -> c.CxxType:
         if isinstance(arg, cst.Name):

@@ -132,7 +132,7 @@ void CrossEntropy_call(TensorLoss mLoss, TensorX mX, TensorLabel mLabel, Stream 
   auto idX = make_identity_tensor(mX.shape());
   // cross_entropy.py:43  self.kernel(mLoss, mX, mLabel, idX, tiled_copy).launch(grid=[m, 1, 1], block=[self.threads, 1, 1], smem=self.num_warps * 2 * 4)
   launch(CrossEntropy_kernel<Meta, TensorLoss, TensorX, TensorLabel, decltype(idX), decltype(tiled_copy)>,
-         dim3(m, 1, 1), dim3(typename Meta::self_threads{}, 1, 1),
+         bbx::dim3(m, 1, 1), bbx::dim3(typename Meta::self_threads{}, 1, 1),
          typename Meta::self_num_warps{} * _2{} * _4{}, stream, mLoss, mX, mLabel, idX, tiled_copy);
 }
 

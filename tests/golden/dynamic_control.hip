@@ -80,7 +80,7 @@ void row_stats(TensorX mX, TensorOut mOut, float threshold, float lo, Stream str
   auto threads = _64{};
   // dynamic_control.py:61  row_stats_kernel(mX, mOut, threshold, lo).launch(grid=[(rows + threads - 1) // threads, 1, 1], block=[threads, 1, 1])
   launch(row_stats_kernel<Meta, TensorX, TensorOut>,
-         dim3((rows + threads - 1) / threads, 1, 1), dim3(threads, 1, 1),
+         bbx::dim3((rows + threads - 1) / threads, 1, 1), bbx::dim3(threads, 1, 1),
          /*smem=*/0, stream, mX, mOut, threshold, lo);
 }
 

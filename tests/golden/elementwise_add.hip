@@ -100,7 +100,7 @@ void elementwise_add(TensorA mA, TensorB mB, TensorC mC, CopyBits copy_bits, Str
   auto cC = zipped_divide(idC, tiler_mn);
   // elementwise_add.py:86  elementwise_add_kernel(gA, gB, gC, cC, mC.shape, thr_layout, val_layout).launch(grid=[cute.size(gC, mode=[1]), 1, 1], block=[cute.size(tv_layout, mode=[0]), 1, 1])
   launch(elementwise_add_kernel<Meta, decltype(gA), decltype(gB), decltype(gC), decltype(cC), std::decay_t<decltype(mC.shape())>, decltype(thr_layout), decltype(val_layout)>,
-         dim3(size<1>(gC), 1, 1), dim3(size<0>(tv_layout), 1, 1),
+         bbx::dim3(size<1>(gC), 1, 1), bbx::dim3(size<0>(tv_layout), 1, 1),
          /*smem=*/0, stream, gA, gB, gC, cC, mC.shape(), thr_layout, val_layout);
 }
 

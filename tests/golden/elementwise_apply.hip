@@ -52,7 +52,7 @@ void elementwise_apply(Op op, TensorA mA, TensorB mB, TensorC mC, Stream stream)
   auto gC = zipped_divide(mC, make_tile(threads * vec));
   // elementwise_apply.py:46  apply_kernel(op, gA, gB, gC, tv).launch(grid=[cute.size(gC, mode=[1]), 1, 1], block=[threads, 1, 1])
   launch(apply_kernel<Meta, Op, decltype(gA), decltype(gB), decltype(gC), decltype(tv)>,
-         dim3(size<1>(gC), 1, 1), dim3(threads, 1, 1),
+         bbx::dim3(size<1>(gC), 1, 1), bbx::dim3(threads, 1, 1),
          /*smem=*/0, stream, op, gA, gB, gC, tv);
 }
 

@@ -26,7 +26,7 @@ void hello_world(int32_t num_blocks, Stream stream) {
   // print(...) dropped: it runs at trace time in CuTe DSL
   // hello_world.py:23  hello_kernel().launch(grid=[num_blocks, 1, 1], block=[32, 1, 1])
   launch(hello_kernel<Meta>,
-         dim3(num_blocks, 1, 1), dim3(32, 1, 1),
+         bbx::dim3(num_blocks, 1, 1), bbx::dim3(32, 1, 1),
          /*smem=*/0, stream);
 }
 

@@ -167,7 +167,7 @@ void LayerNorm_call(TensorY mY, TensorX mX, TensorW mW, TensorB mB, float eps, S
   auto idX = make_identity_tensor(mX.shape());
   // layernorm.py:47  self.kernel(mY, mX, mW, mB, idX, tiled_copy, eps).launch(grid=[m, 1, 1], block=[self.threads, 1, 1], smem=self.num_warps * 2 * 4)
   launch(LayerNorm_kernel<Meta, TensorY, TensorX, TensorW, TensorB, decltype(idX), decltype(tiled_copy)>,
-         dim3(m, 1, 1), dim3(typename Meta::self_threads{}, 1, 1),
+         bbx::dim3(m, 1, 1), bbx::dim3(typename Meta::self_threads{}, 1, 1),
          typename Meta::self_num_warps{} * _2{} * _4{}, stream, mY, mX, mW, mB, idX, tiled_copy, eps);
 }
 

@@ -39,7 +39,7 @@ void naive_add(TensorA mA, TensorB mB, TensorC mC, Stream stream) {
   [[maybe_unused]] auto [m, n] = mA.shape();
   // naive_add.py:33  naive_add_kernel(mA, mB, mC).launch(grid=[(m * n + num_threads_per_block - 1) // num_threads_per_block, 1, 1], block=[num_threads_per_block, 1, 1])
   launch(naive_add_kernel<Meta, TensorA, TensorB, TensorC>,
-         dim3((m * n + num_threads_per_block - 1) / num_threads_per_block, 1, 1), dim3(num_threads_per_block, 1, 1),
+         bbx::dim3((m * n + num_threads_per_block - 1) / num_threads_per_block, 1, 1), bbx::dim3(num_threads_per_block, 1, 1),
          /*smem=*/0, stream, mA, mB, mC);
 }
 

@@ -140,7 +140,7 @@ void RMSNorm_call(TensorY mY, TensorX mX, TensorW mW, float eps, Stream stream) 
   auto idX = make_identity_tensor(mX.shape());
   // rmsnorm.py:39  self.kernel(mY, mX, mW, idX, tiled_copy, eps).launch(grid=[m, 1, 1], block=[self.threads, 1, 1], smem=self.num_warps * 4)
   launch(RMSNorm_kernel<Meta, TensorY, TensorX, TensorW, decltype(idX), decltype(tiled_copy)>,
-         dim3(m, 1, 1), dim3(typename Meta::self_threads{}, 1, 1),
+         bbx::dim3(m, 1, 1), bbx::dim3(typename Meta::self_threads{}, 1, 1),
          typename Meta::self_num_warps{} * _4{}, stream, mY, mX, mW, idX, tiled_copy, eps);
 }
 

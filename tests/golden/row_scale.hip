@@ -84,7 +84,7 @@ void RowScale_call(TensorY mY, TensorX mX, float scale, Stream stream) {
   auto tiled_copy = make_tiled_copy_tv(atom, make_layout(typename Meta::self_threads{}), make_layout(typename Meta::self_vec{}));
   // row_scale.py:32  self.kernel(mY, mX, tiled_copy, scale).launch(grid=[m, 1, 1], block=[self.threads, 1, 1])
   launch(RowScale_kernel<Meta, TensorY, TensorX, decltype(tiled_copy)>,
-         dim3(m, 1, 1), dim3(typename Meta::self_threads{}, 1, 1),
+         bbx::dim3(m, 1, 1), bbx::dim3(typename Meta::self_threads{}, 1, 1),
          /*smem=*/0, stream, mY, mX, tiled_copy, scale);
 }
 

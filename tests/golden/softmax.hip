@@ -215,7 +215,7 @@ void Softmax_call(TensorY mY, TensorX mX, Stream stream) {
   auto idX = make_identity_tensor(mX.shape());
   // softmax.py:46  self.kernel(mY, mX, idX, tiled_copy).launch(grid=[m, 1, 1], block=[self.threads, 1, 1], smem=self.num_warps * 2 * 4)
   launch(Softmax_kernel<Meta, TensorY, TensorX, decltype(idX), decltype(tiled_copy)>,
-         dim3(m, 1, 1), dim3(typename Meta::self_threads{}, 1, 1),
+         bbx::dim3(m, 1, 1), bbx::dim3(typename Meta::self_threads{}, 1, 1),
          typename Meta::self_num_warps{} * _2{} * _4{}, stream, mY, mX, idX, tiled_copy);
 }
 

@@ -86,7 +86,7 @@ void specialize(TensorX mX, TensorY mY, float bias, Mode mode, Passes passes, St
   auto gY = zipped_divide(mY, make_tile(typename Meta::elems_per_block_THREADS_VEC{}));
   // specialize.py:75  specialize_kernel(gX, gY, mode, passes, bias).launch(grid=[cute.size(gX, mode=[1]), 1, 1], block=[THREADS, 1, 1])
   launch(specialize_kernel<Meta, decltype(gX), decltype(gY), Mode, Passes>,
-         dim3(size<1>(gX), 1, 1), dim3(128, 1, 1),
+         bbx::dim3(size<1>(gX), 1, 1), bbx::dim3(128, 1, 1),
          /*smem=*/0, stream, gX, gY, mode, passes, bias);
 }
 

@@ -1,0 +1,108 @@
+// bbx/layout/print.hpp — print(x) with printf in CuTe's format, and host-only to_string(x).
+//   integers (static or not): 4        tuples: (4,8)        layouts: (4,8):(8,1)
+#pragma once
+
+#include "layout.hpp"
+#include "composed_layout.hpp"
+
+#include <cstdio>
+#include <string>
+
+// Header-free AMD device code (no ROCm device library to link against) cannot call printf:
+// there print() is a no-op unless BBX_DEVICE_PRINTF is defined.
+#if defined(BBX_TARGET_AMD) && defined(BBX_HIP_HEADER_FREE) && defined(BBX_DEVICE_PASS)
+#  if defined(BBX_DEVICE_PRINTF)
+extern "C" __attribute__((device)) int printf(const char*, ...);
+#  else
+#    define BBX_PRINT_NOOP 1
+#  endif
+#endif
+
+namespace bbx {
+
+namespace detail {
+struct printf_sink {
+#if defined(BBX_PRINT_NOOP)
+  BBX_HOST_DEVICE void put(const char*) const {}
+  BBX_HOST_DEVICE void put_int(long long) const {}
+#else
+  BBX_HOST_DEVICE void put(const char* s) const { printf("%s", s); }
+  BBX_HOST_DEVICE void put_int(long long v) const { printf("%lld", v); }
+#endif
+};
+
+// Used by the host-only to_string; its members are empty in a device compilation pass.
+struct string_sink {
+  std::string* out;
+  BBX_HOST_DEVICE void put(const char* s) const {
+#if !defined(BBX_DEVICE_PASS)
+    out->append(s);
+#else
+    (void)s;
+#endif
+  }
+  BBX_HOST_DEVICE void put_int(long long v) const {
+#if !defined(BBX_DEVICE_PASS)
+    out->append(std::to_string(v));
+#else
+    (void)v;
+#endif
+  }
+};
+
+template <class Sink, class T>
+BBX_HOST_DEVICE constexpr void format_to(Sink const& sink, T const& x) {
+  if constexpr (is_layout_v<T>) {
+    format_to(sink, x.shape());
+    sink.put(":");
+    format_to(sink, x.stride());
+  } else if constexpr (is_tuple_v<T>) {
+    sink.put("(");
+    [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+      ((Is == 0 ? void() : sink.put(","), format_to(sink, get<Is>(x))), ...);
+    }(std::make_index_sequence<tuple_size_v<T>>{});
+    sink.put(")");
+  } else if constexpr (is_underscore_v<T>) {
+    sink.put("_");
+  } else if constexpr (is_C_v<T>) {
+    if constexpr (std::is_same_v<typename T::value_type, bool>) {
+      sink.put(T::value ? "true" : "false");
+    } else {
+      sink.put_int((long long)T::value);
+    }
+  } else if constexpr (std::is_same_v<T, bool>) {
+    sink.put(x ? "true" : "false");
+  } else if constexpr (std::is_integral_v<T>) {
+    sink.put_int((long long)x);
+  } else {
+    x.format_to(sink);  // other printable types (swizzles, composed layouts) provide this member
+  }
+}
+}  // namespace detail
+
+template <class T>
+BBX_HOST_DEVICE void print(T const& x) {
+  detail::format_to(detail::printf_sink{}, x);
+}
+
+// Host only.
+template <class T>
+inline std::string to_string(T const& x) {
+  std::string s;
+  detail::format_to(detail::string_sink{&s}, x);
+  return s;
+}
+
+}  // namespace bbx
+
+namespace bbx {
+template <class Outer, class Offset, class Inner>
+template <class Sink>
+BBX_HOST_DEVICE constexpr void ComposedLayout<Outer, Offset, Inner>::format_to(Sink const& sink) const {
+  detail::format_to(sink, layout_a());
+  sink.put(" o ");
+  detail::format_to(sink, offset());
+  sink.put(" o ");
+  detail::format_to(sink, layout_b());
+}
+}  // namespace bbx

@@ -1,0 +1,55 @@
+// composition(A, B)(i) == A(B(i)); static in, static (empty) out; tilers compose by mode.
+#include "test_util.hpp"
+
+#include <stdexcept>
+using namespace bbx;
+
+static void throw_on_assert(const char* what, const char*, int) { throw std::runtime_error(what); }
+
+using A0 = decltype(make_layout(make_shape(_6{}, _2{}), make_stride(_8{}, _2{})));
+using B0 = decltype(make_layout(make_shape(_4{}, _3{}), make_stride(_3{}, _1{})));
+static_assert(std::is_empty_v<decltype(composition(A0{}, B0{}))>);
+static_assert(std::is_same_v<decltype(composition(A0{}, B0{})),
+                             Layout<tuple<tuple<_2, _2>, _3>, tuple<tuple<C<24>, _2>, _8>>>);
+static_assert(std::is_same_v<decltype(composition(make_layout(make_shape(_4{}, _8{})), make_tile(_2{}, _4{}))),
+                             Layout<tuple<_2, _4>, tuple<_1, _4>>>);
+
+template <class A, class B>
+void check(A const& a, B const& b) {
+  auto r = composition(a, b);
+  BBX_CHECK(size(r) == size(b));
+  for (int i = 0; i < int(size(b)); ++i) BBX_CHECK(r(i) == a(b(i)));
+  auto rd = composition(bbx_test::dyn(a), bbx_test::dyn(b));
+  BBX_CHECK(bbx_test::same_function(rd, r));
+}
+
+int main() {
+  check(A0{}, B0{});
+  check(make_layout(_20{}, _2{}), make_layout(make_shape(_5{}, _4{}), make_stride(_4{}, _1{})));
+  check(make_layout(make_shape(_4{}, _3{}), make_stride(_3{}, _1{})), make_layout(_12{}, _1{}));
+  check(make_layout(make_shape(_4{}, _6{}, _8{})), make_layout(make_shape(_2{}, _3{}), make_stride(_4{}, _24{})));
+  check(make_layout(make_shape(make_shape(_4{}, _2{}), _8{}), make_stride(make_stride(_2{}, _1{}), _16{})),
+        make_layout(make_shape(_4{}, _4{}), make_stride(_2{}, _16{})));
+  check(make_layout(make_shape(_8{}, _8{})), make_layout(make_shape(_4{}, _2{}), make_stride(_0{}, _8{})));
+  BBX_CHECK_STR(composition(A0{}, B0{}), "((2,2),3):((24,2),8)");
+  // tilers: by mode, integers are n:1, `_` keeps the mode
+  auto a = make_layout(make_shape(_12{}, make_shape(_4{}, _8{})), make_stride(C<59>{}, make_stride(_13{}, _1{})));
+  auto t = make_tile(make_layout(_3{}, _4{}), make_layout(make_shape(_2{}, _4{}), make_stride(_1{}, _8{})));
+  auto r = composition(a, t);
+  BBX_CHECK_STR(r, "(3,(2,4)):(236,(13,2))");
+  // the CuTe documentation example: tiler (3:4, 8:2)
+  BBX_CHECK_STR(composition(a, make_tile(make_layout(_3{}, _4{}), make_layout(_8{}, _2{}))), "(3,(2,4)):(236,(26,1))");
+  BBX_CHECK_STR(composition(a, make_tile(_, _8{})), "(12,(4,2)):(59,(13,1))");
+  BBX_CHECK_STR(composition(make_layout(make_shape(10, 20)), make_tile(_2{}, _4{})), "(2,4):(1,10)");
+  // dynamic violations are BBX_ASSERTs (here turned into exceptions)
+  bbx::detail::assert_handler() = throw_on_assert;
+  bool threw = false;
+  try {
+    (void)composition(make_layout(make_shape(4, 3), make_stride(1, 5)), make_layout(6, 1));
+  } catch (std::runtime_error const& e) {
+    threw = std::string(e.what()).find("composition: shape divisibility") != std::string::npos;
+  }
+  BBX_CHECK(threw);
+  bbx::detail::assert_handler() = nullptr;
+  return bbx_test::report("test_composition");
+}

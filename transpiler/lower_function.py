@@ -118,7 +118,9 @@ def lower_function(mod: ModuleContext, fn: DslFunction) -> LoweredFunction:
     sig = signature(mod, fn)
     line, _ = mod.position(fn.node)
     cparams: list[c.Param] = []
-    template_params = ["Meta"]
+    # A kernel's second template parameter is its block size as a type (bbx::block_threads_t),
+    # which its launch site knows: static block extents become launch bounds.
+    template_params = ["Meta", "MaxThreads"] if role == "kernel" else ["Meta"]
     for p in sig.params:
         if p.template is not None:
             template_params.append(p.template)
@@ -141,7 +143,7 @@ def lower_function(mod: ModuleContext, fn: DslFunction) -> LoweredFunction:
     body = StmtLowerer(fc).block(fn.node.body)
 
     if role == "kernel":
-        space, ret = "BBX_GLOBAL", "void"
+        space, ret = "BBX_GLOBAL BBX_LAUNCH_BOUNDS(MaxThreads)", "void"
     elif role == "device":
         space = "BBX_HOST_DEVICE" if fn.cxx_name in mod.host_functions else "BBX_DEVICE"
         ret = "auto"

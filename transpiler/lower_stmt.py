@@ -726,6 +726,7 @@ class StmtLowerer:
             else c.Annotated("smem=", c.Lit("0"))
         )
         stream = self.lw.value(options["stream"]) if "stream" in options else c.Id(fc.stream_name)
+        targs.insert(1, self._block_threads(options["block"]))
         return c.Launch(
             c.TemplateId(target.cxx_name, tuple(targs)),
             self._dim3(options["grid"]),
@@ -746,6 +747,18 @@ class StmtLowerer:
                 "e.g. grid=[m, 1, 1]",
             )
         return c.Call(c.Id("bbx::dim3"), tuple(self.lw.value(e.value) for e in node.elements))
+
+    def _block_threads(self, node: cst.BaseExpression) -> c.CxxType:
+        """`bbx::block_threads_t<X, Y, Z>` of the block extents: literal ints are static."""
+        assert isinstance(node, (cst.List, cst.Tuple))
+        extents: list[c.CxxType | c.Expr] = []
+        for element in node.elements:
+            value = element.value
+            if isinstance(value, cst.Integer):
+                extents.append(c.Type("bbx::Int", (c.Lit(str(value.evaluated_value)),)))
+            else:
+                extents.append(c.Decltype(self.lw.value(value), decay=True))
+        return c.Type("bbx::block_threads_t", tuple(extents))
 
     def _arg_type(self, arg: cst.BaseExpression, x: c.Expr) -> c.CxxType:
         if isinstance(arg, cst.Name):

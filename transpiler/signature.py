@@ -58,7 +58,7 @@ def signature(mod: ModuleContext, fn: DslFunction) -> Signature:
         params = params[1:]
     out: list[ParamSig] = []
     stream = None
-    used = {"Meta", "Stream"}
+    used = {"Meta", "MaxThreads", "Stream"}
     for p in params:
         name = p.name.value
         if is_stream_param(mod, p):

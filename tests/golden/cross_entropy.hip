@@ -52,8 +52,8 @@ BBX_DEVICE auto CrossEntropy_block_reduce(float val, Op op, TensorBuf buf, float
 }
 
 // cross_entropy.py:69  def kernel(self, mLoss, mX, mLabel, idX, tiled_copy)
-template <class Meta, class TensorLoss, class TensorX, class TensorLabel, class TensorIdX, class TiledCopy>
-BBX_GLOBAL void CrossEntropy_kernel(TensorLoss mLoss, TensorX mX, TensorLabel mLabel, TensorIdX idX, TiledCopy tiled_copy) {
+template <class Meta, class MaxThreads, class TensorLoss, class TensorX, class TensorLabel, class TensorIdX, class TiledCopy>
+BBX_GLOBAL BBX_LAUNCH_BOUNDS(MaxThreads) void CrossEntropy_kernel(TensorLoss mLoss, TensorX mX, TensorLabel mLabel, TensorIdX idX, TiledCopy tiled_copy) {
   // cross_entropy.py:77  tidx, _, _ = cute.arch.thread_idx()
   [[maybe_unused]] auto [tidx, _u0, _u1] = arch::thread_idx();
   // cross_entropy.py:78  bidx, _, _ = cute.arch.block_idx()
@@ -131,7 +131,7 @@ void CrossEntropy_call(TensorLoss mLoss, TensorX mX, TensorLabel mLabel, Stream 
   // cross_entropy.py:42  idX = cute.make_identity_tensor(mX.shape)
   auto idX = make_identity_tensor(mX.shape());
   // cross_entropy.py:43  self.kernel(mLoss, mX, mLabel, idX, tiled_copy).launch(grid=[m, 1, 1], block=[self.threads, 1, 1], smem=self.num_warps * 2 * 4)
-  launch(CrossEntropy_kernel<Meta, TensorLoss, TensorX, TensorLabel, decltype(idX), decltype(tiled_copy)>,
+  launch(CrossEntropy_kernel<Meta, bbx::block_threads_t<std::decay_t<decltype(typename Meta::self_threads{})>, bbx::Int<1>, bbx::Int<1>>, TensorLoss, TensorX, TensorLabel, decltype(idX), decltype(tiled_copy)>,
          bbx::dim3(m, 1, 1), bbx::dim3(typename Meta::self_threads{}, 1, 1),
          typename Meta::self_num_warps{} * _2{} * _4{}, stream, mLoss, mX, mLabel, idX, tiled_copy);
 }

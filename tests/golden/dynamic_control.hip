@@ -6,8 +6,8 @@ namespace bbx_gen::dynamic_control {
 using namespace bbx;
 
 // dynamic_control.py:18  def row_stats_kernel(mX, mOut, threshold, lo)
-template <class Meta, class TensorX, class TensorOut>
-BBX_GLOBAL void row_stats_kernel(TensorX mX, TensorOut mOut, float threshold, float lo) {
+template <class Meta, class MaxThreads, class TensorX, class TensorOut>
+BBX_GLOBAL BBX_LAUNCH_BOUNDS(MaxThreads) void row_stats_kernel(TensorX mX, TensorOut mOut, float threshold, float lo) {
   // dynamic_control.py:21  tidx, _, _ = cute.arch.thread_idx()
   [[maybe_unused]] auto [tidx, _u0, _u1] = arch::thread_idx();
   // dynamic_control.py:22  bidx, _, _ = cute.arch.block_idx()
@@ -79,7 +79,7 @@ void row_stats(TensorX mX, TensorOut mOut, float threshold, float lo, Stream str
   // dynamic_control.py:60  threads = 64
   auto threads = _64{};
   // dynamic_control.py:61  row_stats_kernel(mX, mOut, threshold, lo).launch(grid=[(rows + threads - 1) // threads, 1, 1], block=[threads, 1, 1])
-  launch(row_stats_kernel<Meta, TensorX, TensorOut>,
+  launch(row_stats_kernel<Meta, bbx::block_threads_t<std::decay_t<decltype(threads)>, bbx::Int<1>, bbx::Int<1>>, TensorX, TensorOut>,
          bbx::dim3((rows + threads - 1) / threads, 1, 1), bbx::dim3(threads, 1, 1),
          /*smem=*/0, stream, mX, mOut, threshold, lo);
 }

@@ -6,8 +6,8 @@ namespace bbx_gen::elementwise_add {
 using namespace bbx;
 
 // elementwise_add.py:15  def elementwise_add_kernel(gA, gB, gC, cC, shape, thr_layout, val_layout)
-template <class Meta, class TensorA, class TensorB, class TensorC, class TensorC2, class Shape, class ThrLayout, class ValLayout>
-BBX_GLOBAL void elementwise_add_kernel(TensorA gA, TensorB gB, TensorC gC, TensorC2 cC, Shape shape, ThrLayout thr_layout, ValLayout val_layout) {
+template <class Meta, class MaxThreads, class TensorA, class TensorB, class TensorC, class TensorC2, class Shape, class ThrLayout, class ValLayout>
+BBX_GLOBAL BBX_LAUNCH_BOUNDS(MaxThreads) void elementwise_add_kernel(TensorA gA, TensorB gB, TensorC gC, TensorC2 cC, Shape shape, ThrLayout thr_layout, ValLayout val_layout) {
   // elementwise_add.py:24  tidx, _, _ = cute.arch.thread_idx()
   [[maybe_unused]] auto [tidx, _u0, _u1] = arch::thread_idx();
   // elementwise_add.py:25  bidx, _, _ = cute.arch.block_idx()
@@ -99,7 +99,7 @@ void elementwise_add(TensorA mA, TensorB mB, TensorC mC, CopyBits copy_bits, Str
   // elementwise_add.py:84  cC = cute.zipped_divide(idC, tiler=tiler_mn)
   auto cC = zipped_divide(idC, tiler_mn);
   // elementwise_add.py:86  elementwise_add_kernel(gA, gB, gC, cC, mC.shape, thr_layout, val_layout).launch(grid=[cute.size(gC, mode=[1]), 1, 1], block=[cute.size(tv_layout, mode=[0]), 1, 1])
-  launch(elementwise_add_kernel<Meta, decltype(gA), decltype(gB), decltype(gC), decltype(cC), std::decay_t<decltype(mC.shape())>, decltype(thr_layout), decltype(val_layout)>,
+  launch(elementwise_add_kernel<Meta, bbx::block_threads_t<std::decay_t<decltype(size<0>(tv_layout))>, bbx::Int<1>, bbx::Int<1>>, decltype(gA), decltype(gB), decltype(gC), decltype(cC), std::decay_t<decltype(mC.shape())>, decltype(thr_layout), decltype(val_layout)>,
          bbx::dim3(size<1>(gC), 1, 1), bbx::dim3(size<0>(tv_layout), 1, 1),
          /*smem=*/0, stream, gA, gB, gC, cC, mC.shape(), thr_layout, val_layout);
 }

@@ -6,8 +6,8 @@ namespace bbx_gen::elementwise_apply {
 using namespace bbx;
 
 // elementwise_apply.py:16  def apply_kernel(op, gA, gB, gC, tv)
-template <class Meta, class Op, class TensorA, class TensorB, class TensorC, class Tv>
-BBX_GLOBAL void apply_kernel(Op op, TensorA gA, TensorB gB, TensorC gC, Tv tv) {
+template <class Meta, class MaxThreads, class Op, class TensorA, class TensorB, class TensorC, class Tv>
+BBX_GLOBAL BBX_LAUNCH_BOUNDS(MaxThreads) void apply_kernel(Op op, TensorA gA, TensorB gB, TensorC gC, Tv tv) {
   // elementwise_apply.py:19  tidx, _, _ = cute.arch.thread_idx()
   [[maybe_unused]] auto [tidx, _u0, _u1] = arch::thread_idx();
   // elementwise_apply.py:20  bidx, _, _ = cute.arch.block_idx()
@@ -51,7 +51,7 @@ void elementwise_apply(Op op, TensorA mA, TensorB mB, TensorC mC, Stream stream)
   // elementwise_apply.py:45  gC = cute.zipped_divide(mC, tiler=(threads * vec,))
   auto gC = zipped_divide(mC, make_tile(threads * vec));
   // elementwise_apply.py:46  apply_kernel(op, gA, gB, gC, tv).launch(grid=[cute.size(gC, mode=[1]), 1, 1], block=[threads, 1, 1])
-  launch(apply_kernel<Meta, Op, decltype(gA), decltype(gB), decltype(gC), decltype(tv)>,
+  launch(apply_kernel<Meta, bbx::block_threads_t<std::decay_t<decltype(threads)>, bbx::Int<1>, bbx::Int<1>>, Op, decltype(gA), decltype(gB), decltype(gC), decltype(tv)>,
          bbx::dim3(size<1>(gC), 1, 1), bbx::dim3(threads, 1, 1),
          /*smem=*/0, stream, op, gA, gB, gC, tv);
 }

@@ -6,8 +6,8 @@ namespace bbx_gen::hello_world {
 using namespace bbx;
 
 // hello_world.py:13  def hello_kernel()
-template <class Meta>
-BBX_GLOBAL void hello_kernel() {
+template <class Meta, class MaxThreads>
+BBX_GLOBAL BBX_LAUNCH_BOUNDS(MaxThreads) void hello_kernel() {
   // hello_world.py:14  tidx, _, _ = cute.arch.thread_idx()
   [[maybe_unused]] auto [tidx, _u0, _u1] = arch::thread_idx();
   // hello_world.py:15  bidx, _, _ = cute.arch.block_idx()
@@ -25,7 +25,7 @@ void hello_world(int32_t num_blocks, Stream stream) {
   // hello_world.py:22  print("tracing hello_world")  # trace-time only: dropped from the generated code
   // print(...) dropped: it runs at trace time in CuTe DSL
   // hello_world.py:23  hello_kernel().launch(grid=[num_blocks, 1, 1], block=[32, 1, 1])
-  launch(hello_kernel<Meta>,
+  launch(hello_kernel<Meta, bbx::block_threads_t<bbx::Int<32>, bbx::Int<1>, bbx::Int<1>>>,
          bbx::dim3(num_blocks, 1, 1), bbx::dim3(32, 1, 1),
          /*smem=*/0, stream);
 }

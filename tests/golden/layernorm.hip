@@ -53,8 +53,8 @@ BBX_DEVICE auto LayerNorm_block_reduce(float val, Op op, TensorBuf buf, float in
 }
 
 // layernorm.py:73  def kernel(self, mY, mX, mW, mB, idX, tiled_copy, eps)
-template <class Meta, class TensorY, class TensorX, class TensorW, class TensorB, class TensorIdX, class TiledCopy>
-BBX_GLOBAL void LayerNorm_kernel(TensorY mY, TensorX mX, TensorW mW, TensorB mB, TensorIdX idX, TiledCopy tiled_copy, float eps) {
+template <class Meta, class MaxThreads, class TensorY, class TensorX, class TensorW, class TensorB, class TensorIdX, class TiledCopy>
+BBX_GLOBAL BBX_LAUNCH_BOUNDS(MaxThreads) void LayerNorm_kernel(TensorY mY, TensorX mX, TensorW mW, TensorB mB, TensorIdX idX, TiledCopy tiled_copy, float eps) {
   // layernorm.py:83  tidx, _, _ = cute.arch.thread_idx()
   [[maybe_unused]] auto [tidx, _u0, _u1] = arch::thread_idx();
   // layernorm.py:84  bidx, _, _ = cute.arch.block_idx()
@@ -166,7 +166,7 @@ void LayerNorm_call(TensorY mY, TensorX mX, TensorW mW, TensorB mB, float eps, S
   // layernorm.py:46  idX = cute.make_identity_tensor(mX.shape)
   auto idX = make_identity_tensor(mX.shape());
   // layernorm.py:47  self.kernel(mY, mX, mW, mB, idX, tiled_copy, eps).launch(grid=[m, 1, 1], block=[self.threads, 1, 1], smem=self.num_warps * 2 * 4)
-  launch(LayerNorm_kernel<Meta, TensorY, TensorX, TensorW, TensorB, decltype(idX), decltype(tiled_copy)>,
+  launch(LayerNorm_kernel<Meta, bbx::block_threads_t<std::decay_t<decltype(typename Meta::self_threads{})>, bbx::Int<1>, bbx::Int<1>>, TensorY, TensorX, TensorW, TensorB, decltype(idX), decltype(tiled_copy)>,
          bbx::dim3(m, 1, 1), bbx::dim3(typename Meta::self_threads{}, 1, 1),
          typename Meta::self_num_warps{} * _2{} * _4{}, stream, mY, mX, mW, mB, idX, tiled_copy, eps);
 }

@@ -6,8 +6,8 @@ namespace bbx_gen::naive_add {
 using namespace bbx;
 
 // naive_add.py:13  def naive_add_kernel(gA, gB, gC)
-template <class Meta, class TensorA, class TensorB, class TensorC>
-BBX_GLOBAL void naive_add_kernel(TensorA gA, TensorB gB, TensorC gC) {
+template <class Meta, class MaxThreads, class TensorA, class TensorB, class TensorC>
+BBX_GLOBAL BBX_LAUNCH_BOUNDS(MaxThreads) void naive_add_kernel(TensorA gA, TensorB gB, TensorC gC) {
   // naive_add.py:14  tidx, _, _ = cute.arch.thread_idx()
   [[maybe_unused]] auto [tidx, _u0, _u1] = arch::thread_idx();
   // naive_add.py:15  bidx, _, _ = cute.arch.block_idx()
@@ -38,7 +38,7 @@ void naive_add(TensorA mA, TensorB mB, TensorC mC, Stream stream) {
   // naive_add.py:32  m, n = mA.shape
   [[maybe_unused]] auto [m, n] = mA.shape();
   // naive_add.py:33  naive_add_kernel(mA, mB, mC).launch(grid=[(m * n + num_threads_per_block - 1) // num_threads_per_block, 1, 1], block=[num_threads_per_block, 1, 1])
-  launch(naive_add_kernel<Meta, TensorA, TensorB, TensorC>,
+  launch(naive_add_kernel<Meta, bbx::block_threads_t<std::decay_t<decltype(num_threads_per_block)>, bbx::Int<1>, bbx::Int<1>>, TensorA, TensorB, TensorC>,
          bbx::dim3((m * n + num_threads_per_block - 1) / num_threads_per_block, 1, 1), bbx::dim3(num_threads_per_block, 1, 1),
          /*smem=*/0, stream, mA, mB, mC);
 }

@@ -51,8 +51,8 @@ BBX_DEVICE auto RMSNorm_block_reduce(float val, Op op, TensorBuf buf, float init
 }
 
 // rmsnorm.py:65  def kernel(self, mY, mX, mW, idX, tiled_copy, eps)
-template <class Meta, class TensorY, class TensorX, class TensorW, class TensorIdX, class TiledCopy>
-BBX_GLOBAL void RMSNorm_kernel(TensorY mY, TensorX mX, TensorW mW, TensorIdX idX, TiledCopy tiled_copy, float eps) {
+template <class Meta, class MaxThreads, class TensorY, class TensorX, class TensorW, class TensorIdX, class TiledCopy>
+BBX_GLOBAL BBX_LAUNCH_BOUNDS(MaxThreads) void RMSNorm_kernel(TensorY mY, TensorX mX, TensorW mW, TensorIdX idX, TiledCopy tiled_copy, float eps) {
   // rmsnorm.py:74  tidx, _, _ = cute.arch.thread_idx()
   [[maybe_unused]] auto [tidx, _u0, _u1] = arch::thread_idx();
   // rmsnorm.py:75  bidx, _, _ = cute.arch.block_idx()
@@ -139,7 +139,7 @@ void RMSNorm_call(TensorY mY, TensorX mX, TensorW mW, float eps, Stream stream) 
   // rmsnorm.py:38  idX = cute.make_identity_tensor(mX.shape)
   auto idX = make_identity_tensor(mX.shape());
   // rmsnorm.py:39  self.kernel(mY, mX, mW, idX, tiled_copy, eps).launch(grid=[m, 1, 1], block=[self.threads, 1, 1], smem=self.num_warps * 4)
-  launch(RMSNorm_kernel<Meta, TensorY, TensorX, TensorW, decltype(idX), decltype(tiled_copy)>,
+  launch(RMSNorm_kernel<Meta, bbx::block_threads_t<std::decay_t<decltype(typename Meta::self_threads{})>, bbx::Int<1>, bbx::Int<1>>, TensorY, TensorX, TensorW, decltype(idX), decltype(tiled_copy)>,
          bbx::dim3(m, 1, 1), bbx::dim3(typename Meta::self_threads{}, 1, 1),
          typename Meta::self_num_warps{} * _4{}, stream, mY, mX, mW, idX, tiled_copy, eps);
 }

@@ -25,8 +25,8 @@ BBX_DEVICE auto RowScale_warp_sum(V v) {
 }
 
 // row_scale.py:41  def kernel(self, mY, mX, tiled_copy, scale)
-template <class Meta, class TensorY, class TensorX, class TiledCopy>
-BBX_GLOBAL void RowScale_kernel(TensorY mY, TensorX mX, TiledCopy tiled_copy, float scale) {
+template <class Meta, class MaxThreads, class TensorY, class TensorX, class TiledCopy>
+BBX_GLOBAL BBX_LAUNCH_BOUNDS(MaxThreads) void RowScale_kernel(TensorY mY, TensorX mX, TiledCopy tiled_copy, float scale) {
   // row_scale.py:44  tidx, _, _ = cute.arch.thread_idx()
   [[maybe_unused]] auto [tidx, _u0, _u1] = arch::thread_idx();
   // row_scale.py:45  bidx, _, _ = cute.arch.block_idx()
@@ -83,7 +83,7 @@ void RowScale_call(TensorY mY, TensorX mX, float scale, Stream stream) {
   // row_scale.py:29  tiled_copy = cute.make_tiled_copy_tv(atom, cute.make_layout(self.threads), cute.make_layout(self.vec))
   auto tiled_copy = make_tiled_copy_tv(atom, make_layout(typename Meta::self_threads{}), make_layout(typename Meta::self_vec{}));
   // row_scale.py:32  self.kernel(mY, mX, tiled_copy, scale).launch(grid=[m, 1, 1], block=[self.threads, 1, 1])
-  launch(RowScale_kernel<Meta, TensorY, TensorX, decltype(tiled_copy)>,
+  launch(RowScale_kernel<Meta, bbx::block_threads_t<std::decay_t<decltype(typename Meta::self_threads{})>, bbx::Int<1>, bbx::Int<1>>, TensorY, TensorX, decltype(tiled_copy)>,
          bbx::dim3(m, 1, 1), bbx::dim3(typename Meta::self_threads{}, 1, 1),
          /*smem=*/0, stream, mY, mX, tiled_copy, scale);
 }

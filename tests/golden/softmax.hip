@@ -119,8 +119,8 @@ BBX_DEVICE auto Softmax_block_reduce(float val, Op op, TensorBuf buf, float init
 }
 
 // softmax.py:107  def kernel(self, mY, mX, idX, tiled_copy)
-template <class Meta, class TensorY, class TensorX, class TensorIdX, class TiledCopy>
-BBX_GLOBAL void Softmax_kernel(TensorY mY, TensorX mX, TensorIdX idX, TiledCopy tiled_copy) {
+template <class Meta, class MaxThreads, class TensorY, class TensorX, class TensorIdX, class TiledCopy>
+BBX_GLOBAL BBX_LAUNCH_BOUNDS(MaxThreads) void Softmax_kernel(TensorY mY, TensorX mX, TensorIdX idX, TiledCopy tiled_copy) {
   // softmax.py:110  tidx, _, _ = cute.arch.thread_idx()
   [[maybe_unused]] auto [tidx, _u0, _u1] = arch::thread_idx();
   // softmax.py:111  bidx, _, _ = cute.arch.block_idx()
@@ -214,7 +214,7 @@ void Softmax_call(TensorY mY, TensorX mX, Stream stream) {
   // softmax.py:45  idX = cute.make_identity_tensor(mX.shape)
   auto idX = make_identity_tensor(mX.shape());
   // softmax.py:46  self.kernel(mY, mX, idX, tiled_copy).launch(grid=[m, 1, 1], block=[self.threads, 1, 1], smem=self.num_warps * 2 * 4)
-  launch(Softmax_kernel<Meta, TensorY, TensorX, decltype(idX), decltype(tiled_copy)>,
+  launch(Softmax_kernel<Meta, bbx::block_threads_t<std::decay_t<decltype(typename Meta::self_threads{})>, bbx::Int<1>, bbx::Int<1>>, TensorY, TensorX, decltype(idX), decltype(tiled_copy)>,
          bbx::dim3(m, 1, 1), bbx::dim3(typename Meta::self_threads{}, 1, 1),
          typename Meta::self_num_warps{} * _2{} * _4{}, stream, mY, mX, idX, tiled_copy);
 }

@@ -10,6 +10,8 @@
 // BBX_DEVICE_PASS is 1 while a device-side compilation pass runs (AMD or CUDA device code).
 #pragma once
 
+#include <type_traits>
+
 #if defined(__HIP__)
 #  define BBX_TARGET_AMD 1
 #  if defined(BBX_HEADER_FREE) || !__has_include(<hip/hip_runtime.h>)
@@ -43,6 +45,18 @@
 #  define BBX_SHARED static thread_local
 #endif
 
+// BBX_LAUNCH_BOUNDS(Block): the most threads a block of this kernel has, from a
+// bbx::block_threads_t type (static block extents give their product, run-time ones 1024).
+// Without it the compilers assume 1024 threads, which caps registers per thread and spills.
+#if defined(BBX_TARGET_AMD)
+#  define BBX_LAUNCH_BOUNDS(Block) \
+    __attribute__((amdgpu_flat_work_group_size(1, ::bbx::max_threads_v<Block>)))
+#elif defined(BBX_TARGET_CUDA)
+#  define BBX_LAUNCH_BOUNDS(Block) __launch_bounds__(::bbx::max_threads_v<Block>)
+#else
+#  define BBX_LAUNCH_BOUNDS(Block)
+#endif
+
 #if (defined(BBX_TARGET_AMD) && defined(__HIP_DEVICE_COMPILE__)) || \
     (defined(BBX_TARGET_CUDA) && defined(__CUDA_ARCH__))
 #  define BBX_DEVICE_PASS 1
@@ -65,6 +79,30 @@ namespace bbx {
 // `static_assert(dependent_false<Meta>, "...")`: a static error raised only when instantiated.
 template <class...>
 inline constexpr bool dependent_false = false;
+
+// The thread count of a block whose extents are the types X, Y, Z: their product when all are
+// static integers (types with a `value`), else 1024, the most any target allows.
+template <class X, class Y = void, class Z = void>
+struct block_threads {
+  template <class T>
+  static constexpr long long extent() {
+    if constexpr (std::is_void_v<T>) {
+      return 1;
+    } else if constexpr (requires { T::value; }) {
+      return static_cast<long long>(T::value);
+    } else {
+      return -1;
+    }
+  }
+  static constexpr long long value =
+      (extent<X>() < 0 || extent<Y>() < 0 || extent<Z>() < 0)
+          ? 1024
+          : extent<X>() * extent<Y>() * extent<Z>();
+};
+template <class X, class Y = void, class Z = void>
+using block_threads_t = block_threads<X, Y, Z>;
+template <class Block>
+inline constexpr int max_threads_v = static_cast<int>(Block::value);
 
 // A Constexpr argument whose Python value has no C++ form (a string, None, a config object):
 // generated code reads it only through Meta members, so it travels as this empty tag.

@@ -58,7 +58,9 @@ def _python_includes() -> list[str]:
 def compile_command(build: ExtensionBuild, output: Path) -> list[str]:
     """The whole compile-and-link command for the build's target."""
     includes = [include_dir(), *build.include_dirs]
-    flags = [f"-I{p}" for p in includes] + [f"-isystem{p}" for p in _python_includes()]
+    flags = [f"-I{p}" for p in includes]
+    for system_include in _python_includes():  # nvcc wants "-isystem DIR" as two words
+        flags += ["-isystem", system_include]
     target = build.target
     if target.is_cpu:
         cxx = toolchain.host_compiler().path

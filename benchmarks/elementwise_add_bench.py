@@ -15,24 +15,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def _median_ms(fn, iters: int) -> float:
-    import torch
-
-    for _ in range(5):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(iters):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end))
-    times.sort()
-    return times[len(times) // 2]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from gpu_timing import median_ms  # noqa: E402
 
 
 def main() -> None:
@@ -58,7 +42,9 @@ def main() -> None:
     a = torch.randn(m, n, device="cuda")
     b = torch.randn(m, n, device="cuda")
     c = torch.full_like(a, float("nan"))
-    ta, tb, tc = (from_dlpack(t, assumed_align=16).mark_layout_dynamic() for t in (a, b, c))
+    ta, tb, tc = (
+        from_dlpack(t, assumed_align=16).mark_layout_dynamic(leading_dim=1) for t in (a, b, c)
+    )
     compiled = sample.cute.compile(sample.elementwise_add, ta, tb, tc)
     compiled(ta, tb, tc)
     torch.cuda.synchronize()
@@ -68,9 +54,9 @@ def main() -> None:
     add_bytes, copy_bytes = 3 * elem_bytes, 2 * elem_bytes
     out = torch.empty_like(a)
     results = {
-        "bbx elementwise_add": (_median_ms(lambda: compiled(ta, tb, tc), args.iters), add_bytes),
-        "torch.add": (_median_ms(lambda: torch.add(a, b, out=out), args.iters), add_bytes),
-        "device copy": (_median_ms(lambda: out.copy_(a), args.iters), copy_bytes),
+        "bbx elementwise_add": (median_ms(lambda: compiled(ta, tb, tc), args.iters), add_bytes),
+        "torch.add": (median_ms(lambda: torch.add(a, b, out=out), args.iters), add_bytes),
+        "device copy": (median_ms(lambda: out.copy_(a), args.iters), copy_bytes),
     }
     card = torch.cuda.get_device_name()
     print(f"# {card}, f32 {m}x{n}, median of {args.iters}")

@@ -20,24 +20,8 @@ from types import ModuleType
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def _median_ms(fn: Callable[[], Any], iters: int) -> float:
-    import torch
-
-    for _ in range(5):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(iters):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end))
-    times.sort()
-    return times[len(times) // 2]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from gpu_timing import median_ms  # noqa: E402
 
 
 def _load(name: str) -> ModuleType:
@@ -104,9 +88,9 @@ def _bench_dtype(dtype_name: str, m: int, n: int, iters: int) -> list[tuple[str,
         got = loss if name == "cross_entropy" else y
         expect = ref()
         torch.testing.assert_close(got.float(), expect.float(), rtol=tol, atol=tol)
-        results.append((f"bbx {name}", _median_ms(run, iters), nbytes))
-        results.append((f"torch {name}", _median_ms(ref, iters), nbytes))
-    results.append(("device copy", _median_ms(lambda: out.copy_(x), iters), io))
+        results.append((f"bbx {name}", median_ms(run, iters), nbytes))
+        results.append((f"torch {name}", median_ms(ref, iters), nbytes))
+    results.append(("device copy", median_ms(lambda: out.copy_(x), iters), io))
     return results
 
 

@@ -102,7 +102,9 @@ def main() -> None:
     a = torch.randn(args.m, args.n, dtype=torch.float32, device=device)
     b = torch.randn(args.m, args.n, dtype=torch.float32, device=device)
     c = torch.full_like(a, float("nan"))  # poisoned: every element must be written
-    a_t, b_t, c_t = (from_dlpack(t).mark_layout_dynamic() for t in (a, b, c))
+    a_t, b_t, c_t = (
+        from_dlpack(t, assumed_align=16).mark_layout_dynamic(leading_dim=1) for t in (a, b, c)
+    )
     compiled = cute.compile(elementwise_add, a_t, b_t, c_t)
     compiled(a_t, b_t, c_t)
     torch.testing.assert_close(c, a + b)

@@ -41,8 +41,7 @@ SPILLS = ("spills to scratch: without launch bounds the compiler assumes 1024-th
 #: Every sample with its natural specs (what its driver passes).
 CASES = (
     Case("naive_add", "naive_add.py:naive_add", (MAT, MAT, MAT)),
-    Case("elementwise_add", "elementwise_add.py:elementwise_add", (MAT, MAT, MAT),
-         xfail="header library: make_ordered_layout / nested slicing fix in progress"),
+    Case("elementwise_add", "elementwise_add.py:elementwise_add", (MAT, MAT, MAT)),
     Case("scaled_add", "elementwise_apply.py:scaled_add", (VEC, VEC, VEC)),
     Case("multiply", "elementwise_apply.py:multiply", (VEC, VEC, VEC)),
     Case("hello_world", "hello_world.py:hello_world", ("i32",)),

@@ -44,8 +44,6 @@ def test_sample_builds_without_scratch_within_lds(amd_builds, case: Case, arch: 
 
 
 @pytest.mark.parametrize("arch", ARCHS)
-@pytest.mark.xfail(reason="header library: make_ordered_layout / nested slicing fix in progress",
-                   strict=False)
 def test_elementwise_add_moves_128_bit_vectors(amd_builds, arch: str) -> None:
     case = next(c for c in CASES if c.id == "elementwise_add")
     mix = _built(amd_builds, case, arch).report["kernels"][0]["instruction_mix"]

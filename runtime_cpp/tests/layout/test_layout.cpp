@@ -32,7 +32,8 @@ int main() {
   BBX_CHECK(d(make_coord(3, 5)) == 9 + 1 + 24);  // 1-D coordinate for a hierarchical mode
   BBX_CHECK_STR(d(_, make_coord(1, 2)), "(4):(3)");
   BBX_CHECK_STR(d(2, _), "((2,3)):((1,12))");
-  BBX_CHECK_STR(slice(make_coord(_, make_coord(_, 1)), d), "(4,(2)):(3,(1))");
+  // The kept modes of a nested coordinate join the parent's (as the DSL and pycute slice).
+  BBX_CHECK_STR(slice(make_coord(_, make_coord(_, 1)), d), "(4,2):(3,1)");
   auto so = slice_and_offset(make_coord(_, make_coord(1, 2)), d);
   BBX_CHECK_STR(get<0>(so), "(4):(3)");
   BBX_CHECK(get<1>(so) == 25);

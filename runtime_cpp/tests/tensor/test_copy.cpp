@@ -1,6 +1,8 @@
 // copy / autovec_copy: results, vector-width decisions, predicates, memory spaces, element types.
 #include <bbx/bbx.hpp>
 
+#include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <vector>
 
@@ -10,6 +12,91 @@ using namespace bbx;
 
 static long g_wide = 0, g_narrow = 0;
 static void count_access(const void*, std::size_t bytes, bool) { (bytes >= 8 ? g_wide : g_narrow)++; }
+
+// ---- widened CopyUniversalOp copies under per-element predicates on ragged shapes -------------
+// The elementwise-add pattern: a 32-bit atom, thread layout (4,32):(32,1), values (4,4):(4,1) (4
+// contiguous f32 along N per row), row-major gmem with a run-time row stride, identity-tensor
+// predicates. Every access is checked against the valid rows of source/destination; chunks whose
+// 4 predicates all hold move as one 16-byte access (when the run-time alignment test passes),
+// the ragged rest element by element; the destination's poisoned margins stay untouched.
+struct WRange { const char* lo; const char* hi; bool writable; };
+static std::vector<WRange> w_ranges;
+static long w_bad = 0, w_16 = 0, w_4 = 0, w_other = 0;
+static void widen_hook(const void* p, std::size_t bytes, bool is_write) {
+  (bytes == 16 ? w_16 : bytes == 4 ? w_4 : w_other)++;
+  const char* c = static_cast<const char*>(p);
+  for (auto const& r : w_ranges)
+    if (c >= r.lo && c + bytes <= r.hi && (!is_write || r.writable)) return;
+  if (w_bad++ < 5) std::fprintf(stderr, "out-of-bounds %s of %zu bytes at %p\n", is_write ? "write" : "read", bytes, p);
+}
+
+template <int Align>
+static void widened_ragged_copy(int m, int n, int ld, int shift) {
+  constexpr std::uint32_t POISON = 0x7fbadbadu;
+  const int pad = 2;  // (base offset pad * ld + shift elements; the caller's Align matches it)
+  alignas(16) static std::uint32_t sbuf[(40 + 4) * 160 + 16], dbuf[(40 + 4) * 160 + 16];
+  CHECK(m <= 40 && ld <= 160);
+  for (auto& u : sbuf) u = POISON;
+  for (auto& u : dbuf) u = POISON;
+  float* src = reinterpret_cast<float*>(sbuf) + pad * ld + shift;
+  float* dst = reinterpret_cast<float*>(dbuf) + pad * ld + shift;
+  for (int r = 0; r < m; ++r)
+    for (int c = 0; c < n; ++c) src[r * ld + c] = float(r * 1000 + c);
+  w_ranges.clear();
+  for (int r = 0; r < m; ++r) {
+    w_ranges.push_back({reinterpret_cast<const char*>(src + r * ld), reinterpret_cast<const char*>(src + r * ld + n), false});
+    w_ranges.push_back({reinterpret_cast<const char*>(dst + r * ld), reinterpret_cast<const char*>(dst + r * ld + n), true});
+  }
+  w_bad = w_16 = w_4 = w_other = 0;
+
+  auto shape = make_shape(m, n);
+  auto mS = make_tensor(make_gmem_ptr<Align>(src), make_layout(shape, make_stride(ld, _1{})));
+  auto mD = make_tensor(make_gmem_ptr<Align>(dst), make_layout(shape, make_stride(ld, _1{})));
+  auto atom = make_copy_atom(CopyUniversalOp{}, type_c<float>{});  // 32 bits
+  auto tc = make_tiled_copy_tv(atom, make_layout(make_shape(_4{}, _32{}), make_stride(_32{}, _1{})),
+                               make_layout(make_shape(_4{}, _4{}), make_stride(_4{}, _1{})));
+  auto tiler = make_tile(_16{}, _128{});
+  auto cI = make_identity_tensor(shape);
+  const int bm = (m + 15) / 16, bn = (n + 127) / 128;
+  for (int b = 0; b < bm * bn; ++b) {
+    auto blk = make_coord(b / bn, b % bn);
+    auto gS = local_tile(mS, tiler, blk);
+    auto gD = local_tile(mD, tiler, blk);
+    auto cT = local_tile(cI, tiler, blk);
+    for (int tid = 0; tid < 128; ++tid) {
+      auto thr = tc.get_slice(tid);
+      auto tS = thr.partition_S(gS);
+      auto tD = thr.partition_D(gD);
+      auto tP = thr.partition_S(cT);
+      auto pred = make_rmem_tensor<bool>(tP.shape());
+      for (int i = 0; i < int(size(pred)); ++i) pred(i) = elem_less(tP(i), shape);
+      auto r = make_fragment_like(tS);
+      fill(r, 0.0f);
+      copy(atom, tS, r, pred);
+      r.store(r.load() + 0.5f);
+      copy(atom, r, tD, pred);
+    }
+  }
+  long bad_val = 0, bad_poison = 0;
+  const float* d0 = reinterpret_cast<const float*>(dbuf);
+  for (int i = 0; i < int(sizeof dbuf / 4); ++i) {
+    const long rel = long(i) - (pad * ld + shift);
+    const long r = rel >= 0 ? rel / ld : -1, c = rel >= 0 ? rel % ld : -1;
+    if (r >= 0 && r < m && c < n) bad_val += d0[i] != float(r * 1000 + c) + 0.5f;
+    else bad_poison += dbuf[i] != POISON;
+  }
+  // aligned rows: every full 4-chunk moves as one 16-byte load and store, the ragged columns alone
+  // (rows whose start is 16-byte aligned; the others fail the run-time test: all element-wise)
+  long want16 = 0;
+  for (int r = 0; r < m; ++r) want16 += (pad * ld + shift + r * ld) % 4 == 0 ? 2L * (n / 4) : 0;
+  const long want4 = 2L * m * n - 4 * want16;
+  if (bad_val || bad_poison || w_bad || w_other || w_16 != want16 || w_4 != want4) {
+    std::fprintf(stderr, "widened copy m=%d n=%d ld=%d shift=%d: %ld wrong, %ld poison written, %ld out-of-bounds, "
+                 "16B %ld (want %ld), 4B %ld (want %ld), other %ld\n",
+                 m, n, ld, shift, bad_val, bad_poison, w_bad, w_16, want16, w_4, want4, w_other);
+    ++bbx_test_failures();
+  }
+}
 
 int main() {
   using L8x32 = decltype(make_layout(make_shape(_8{}, _32{}), make_stride(_32{}, _1{})));
@@ -130,6 +217,29 @@ int main() {
     for (int i = 0; i < 256; ++i) bad += cnt[i] != 1 || sm[i] < 0.0f;
     CHECK_EQ(bad, 0);
   }
+
+  // --- 32-bit CopyUniversalOp widened to 128 bits, predicated, ragged shapes (see above)
+  bbx::sim::access_hooks.global = &widen_hook;
+  {
+    using Src = decltype(make_tensor(make_gmem_ptr<16>(a), make_layout(make_shape(_4{}, _4{}), make_stride(_1{}, 7))));
+    using Reg = decltype(make_rmem_tensor<float>(make_shape(_4{}, _4{})));
+    using A32 = decltype(make_copy_atom(CopyUniversalOp{}, type_c<float>{}));
+    constexpr auto plan = detail::atom_chunk_plan<A32, Src, Reg, 16>();
+    static_assert(plan.v == 4 && plan.runtime_align);  // contiguous over 4, row alignment unknown
+    using Src8 = decltype(make_tensor(make_gmem_ptr<16>(a), make_layout(make_shape(_8{}, _2{}), make_stride(_1{}, _8{}))));
+    static_assert(detail::atom_chunk_plan<A32, Src8, Reg, 16>().v == 4 &&
+                  !detail::atom_chunk_plan<A32, Src8, Reg, 16>().runtime_align);  // <= 128 bits, proven aligned
+    using SrcT = decltype(make_tensor(make_gmem_ptr<16>(a), make_layout(make_shape(_4{}, _4{}), make_stride(_4{}, _1{}))));
+    static_assert(detail::atom_chunk_plan<A32, SrcT, Reg, 16>().v == 1);  // 1-D order strided: no widening
+  }
+  const int wshapes[][4] = {  // m, n, ld, shift (elements)
+      {3, 12, 12, 0}, {1, 1, 4, 0}, {16, 128, 128, 0}, {17, 131, 136, 0}, {40, 130, 132, 4},
+      {7, 5, 8, 0},   {33, 3, 4, 0}, {5, 9, 9, 0},      {6, 14, 16, 1},    {20, 150, 151, 2}};
+  for (auto const& w : wshapes) {
+    if ((2 * w[2] + w[3]) % 4 == 0) widened_ragged_copy<16>(w[0], w[1], w[2], w[3]);  // the sample's @16 pointers
+    else widened_ragged_copy<4>(w[0], w[1], w[2], w[3]);
+  }
+  bbx::sim::access_hooks.global = &count_access;
 
   // --- run-time sized tensors: element-wise
   std::vector<float> dyn(10, 0.0f);

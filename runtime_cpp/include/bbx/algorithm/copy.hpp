@@ -1,10 +1,12 @@
 // bbx/algorithm/copy.hpp — copy(atom_or_tiled_copy, src, dst[, pred]), autovec_copy(src, dst).
 //
 // Tensors are walked in their 1-D (column-major coordinate) order, which for partitions made by
-// a TiledCopy puts the atom's values first: element chunk c of an atom of NV values is the 1-D
-// index range [c*NV, (c+1)*NV).
+// a TiledCopy puts the atom's values first: element chunk c of width V is the 1-D index range
+// [c*V, (c+1)*V). V is the atom's NV values, except for CopyUniversalOp atoms, which (like the
+// CuTe DSL's copy lowering) widen V to the widest power of two <= 128 bits over which every
+// memory side is provably contiguous (see atom_chunk_plan).
 //
-// A chunk moves as one `NV * sizeof(T)`-byte register (one instruction) when, for every memory
+// A chunk moves as one `V * sizeof(T)`-byte register (one instruction) when, for every memory
 // side (gmem/smem; register tensors are gathered/scattered element by element, which costs
 // nothing after register allocation):
 //   * the chunk is contiguous — proven at compile time from the static layout, or, for layouts
@@ -121,26 +123,21 @@ using tensor_iter_t = std::remove_cvref_t<decltype(std::declval<std::remove_refe
 template <class Tn>
 using tensor_layout_t = std::remove_cvref_t<decltype(std::declval<std::remove_reference_t<Tn>&>().layout())>;
 
-// verdict for one side; register/identity sides never constrain
-template <class Tn, int V, int N>
-constexpr int side_ok() {
+// verdict for one side (chunks_ok's 0/1/2); register/identity sides never constrain
+template <class Tn>
+constexpr int side_ok(int V, int N) {
   using It = tensor_iter_t<Tn>;
-  using T = typename It::value_type;
   if constexpr (!is_memory_side_v<It>) {
-    return 1;
+    return N % V == 0 ? 1 : 0;
   } else {
-    return chunks_ok<tensor_layout_t<Tn>, It::alignment, int(sizeof(T))>(V, N);
+    return chunks_ok<tensor_layout_t<Tn>, It::alignment, int(sizeof(typename It::value_type))>(V, N);
   }
 }
 
+// autovec_copy: statically contiguous and aligned (no run-time test)
 template <class Tn>
 constexpr bool chunks_or_register(int V, int N) {
-  using It = tensor_iter_t<Tn>;
-  if constexpr (!is_memory_side_v<It>) {
-    return N % V == 0;
-  } else {
-    return chunks_ok<tensor_layout_t<Tn>, It::alignment, int(sizeof(typename It::value_type))>(V, N) == 1;
-  }
+  return side_ok<Tn>(V, N) == 1;
 }
 
 // ---- element and chunk moves -------------------------------------------------------------------
@@ -218,7 +215,8 @@ BBX_HOST_DEVICE void chunked_copy(Src const& src, Dst& dst, Pred const& pred) {
     constexpr int I0 = decltype(c)::value * V;
     bool all = true;
     if constexpr (has_pred) {
-      static_for<V>([&](auto k) { all = all && pred_at<I0 + decltype(k)::value, N>(pred); });
+      // AND of the chunk's predicates, without short-circuit branches
+      static_for<V>([&](auto k) { all = all & pred_at<I0 + decltype(k)::value, N>(pred); });
     }
     if constexpr (V > 1) {
       bool wide = all;
@@ -259,6 +257,46 @@ BBX_HOST_DEVICE void dynamic_copy(Src const& src, Dst& dst, Pred const& pred) {
   }
 }
 
+// Chunk width (elements) of copy(atom, ...) and whether it needs the run-time alignment test.
+//   * CopyUniversalOp atoms (like the CuTe DSL's copy lowering) widen: the widest V <= 128 bits,
+//     V >= the atom's NV, such that every memory side is provably contiguous over each chunk of
+//     V (chunks_ok, shared with autovec_copy); alignment is proven statically where the pointer
+//     alignment and static strides allow, else tested at run time (verdict 2).
+//   * Other atoms move exactly their own width NV.
+// Chunks that fail the run-time test (or whose predicates are not all true) go element by element.
+struct ChunkPlan {
+  int v = 1;
+  bool runtime_align = false;
+};
+template <class Atom, class Src, class Dst, int N>
+constexpr ChunkPlan atom_chunk_plan() {
+  using SIt = tensor_iter_t<Src>;
+  using DIt = tensor_iter_t<Dst>;
+  using T = typename SIt::value_type;
+  constexpr int NV = Atom::bits / sizeof_bits_v<T>;
+  if constexpr (sizeof(T) != sizeof(typename DIt::value_type)) {
+    return {};
+  } else {
+    constexpr bool universal = std::is_same_v<typename Atom::op_type, CopyUniversalOp> &&
+                               is_mem_ptr_v<SIt> && is_mem_ptr_v<DIt> &&
+                               (is_memory_side_v<SIt> || is_memory_side_v<DIt>) &&
+                               sizeof_bits_v<T> == 8 * int(sizeof(T));
+    constexpr int lo = NV < 1 ? 1 : NV;
+    constexpr int hi = universal ? 128 / (8 * int(sizeof(T))) : lo;
+    ChunkPlan plan{};
+    for (int v = hi; v >= lo && v > 1; v /= 2) {
+      const int so = side_ok<Src>(v, N);
+      const int dso = side_ok<Dst>(v, N);
+      if (so != 0 && dso != 0) {
+        plan.v = v;
+        plan.runtime_align = so == 2 || dso == 2;
+        return plan;
+      }
+    }
+    return plan;  // not provably contiguous at any width: element copies
+  }
+}
+
 template <class Atom, class Src, class Dst, class Pred>
 BBX_HOST_DEVICE void atom_copy(Src const& src, Dst& dst, Pred const& pred) {
   using SN = decltype(size(src.layout()));
@@ -267,19 +305,8 @@ BBX_HOST_DEVICE void atom_copy(Src const& src, Dst& dst, Pred const& pred) {
   } else {
     constexpr int N = int(SN::value);
     static_assert(N == int(decltype(size(dst.layout()))::value), "copy: source and destination sizes differ");
-    using T = typename tensor_iter_t<Src>::value_type;
-    constexpr int NV = Atom::bits / sizeof_bits_v<T>;
-    if constexpr (NV <= 1 || N % NV != 0 || sizeof(T) != sizeof(typename tensor_iter_t<Dst>::value_type)) {
-      chunked_copy<1, false>(src, dst, pred);
-    } else {
-      constexpr int so = side_ok<Src, NV, N>();
-      constexpr int dso = side_ok<Dst, NV, N>();
-      if constexpr (so == 0 || dso == 0) {
-        chunked_copy<1, false>(src, dst, pred);  // not provably contiguous: element copies
-      } else {
-        chunked_copy<NV, (so == 2 || dso == 2)>(src, dst, pred);
-      }
-    }
+    constexpr ChunkPlan plan = atom_chunk_plan<Atom, Src, Dst, N>();
+    chunked_copy<plan.v, plan.runtime_align>(src, dst, pred);
   }
 }
 

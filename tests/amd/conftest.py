@@ -35,9 +35,6 @@ class Case:
     xfail: str | None = None
 
 
-SPILLS = ("spills to scratch: without launch bounds the compiler assumes 1024-thread groups and "
-          "caps VGPRs at 128; the 256-thread kernel needs amdgpu_flat_work_group_size(1, 256)")
-
 #: Every sample with its natural specs (what its driver passes).
 CASES = (
     Case("naive_add", "naive_add.py:naive_add", (MAT, MAT, MAT)),
@@ -50,11 +47,9 @@ CASES = (
     Case("specialize", "specialize.py:specialize", (VEC, VEC, "f32"),
          consts=("mode='relu'", "passes=2")),
     Case("softmax", "softmax.py:Softmax", (MAT, MAT)),
-    Case("softmax_online", "softmax.py:Softmax", (MAT, MAT), init=("online=True",),
-         xfail=SPILLS),
-    Case("rmsnorm", "rmsnorm.py:RMSNorm", (MAT, MAT, MAT, "f32"),  # weight viewed as (1, N)
-         xfail=SPILLS),
-    Case("layernorm", "layernorm.py:LayerNorm", (MAT, MAT, MAT, MAT, "f32"), xfail=SPILLS),
+    Case("softmax_online", "softmax.py:Softmax", (MAT, MAT), init=("online=True",)),
+    Case("rmsnorm", "rmsnorm.py:RMSNorm", (MAT, MAT, MAT, "f32")),  # weight viewed as (1, N)
+    Case("layernorm", "layernorm.py:LayerNorm", (MAT, MAT, MAT, MAT, "f32")),
     Case("cross_entropy", "cross_entropy.py:CrossEntropy",
          ("f32[?]:stride(1)", MAT, "i64[?]:stride(1)")),
 )

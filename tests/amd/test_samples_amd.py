@@ -11,6 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+
 from bbx.amd import occupancy
 
 from .conftest import ARCHS, CASES, Built, Case, bbx

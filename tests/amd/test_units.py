@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from bbx import build_bundle, toolchain
 from bbx.amd import codeobject, isa_mix, occupancy
 from bbx.runtime.targets import Target

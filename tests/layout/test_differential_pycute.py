@@ -12,23 +12,26 @@ cannot change types), so only their function is compared.
 
 The generated source is split into several translation units compiled in parallel at -O0.
 """
+
 from __future__ import annotations
 
-import itertools
 import os
 import random
 import shutil
 import subprocess
-import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 pycute = pytest.importorskip("pycute")
-from pycute import Layout, coalesce, complement, composition, crd2idx, idx2crd  # noqa: E402
-from pycute import (  # noqa: E402
+import pycute.layout as pycute_layout  # noqa: E402
+from pycute import (  # noqa: E402  # noqa: E402
+    Layout,
+    coalesce,
+    crd2idx,
     flatten,
+    idx2crd,
     left_inverse,
     logical_divide,
     logical_product,
@@ -39,7 +42,6 @@ from pycute import (  # noqa: E402
     zipped_divide,
     zipped_product,
 )
-import pycute.layout as pycute_layout  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 INCLUDE = REPO / "runtime_cpp" / "include"
@@ -59,7 +61,9 @@ def _compile(sources: list[Path], out: Path, workdir: Path) -> None:
 
     def one(src: Path) -> Path:
         obj = workdir / (src.stem + ".o")
-        r = subprocess.run([cxx, *flags, "-c", str(src), "-o", str(obj)], capture_output=True, text=True)
+        r = subprocess.run(
+            [cxx, *flags, "-c", str(src), "-o", str(obj)], capture_output=True, text=True
+        )
         if r.returncode != 0:
             raise RuntimeError(f"compiling {src} failed:\n{r.stderr[-6000:]}")
         return obj
@@ -148,7 +152,7 @@ def _checked_complement(layout, max_idx=1):
     sh, st = flatten(layout.shape), flatten(layout.stride)
     if not is_tuple(sh):
         sh, st = (sh,), (st,)
-    for d, s in sorted(zip(st, sh)):
+    for d, s in sorted(zip(st, sh, strict=True)):
         if d == 0 or s == 1:
             continue
         if not (cur <= s * d and d % cur == 0):
@@ -197,6 +201,7 @@ SHAPE_VALUES = [1, 2, 2, 2, 3, 4, 4, 4, 6, 8]
 
 def fill(profile, gen):
     """Instantiate a profile string ('(i,(i,i))') with values from gen()."""
+
     def rec(p):
         if p == "i":
             return gen()
@@ -212,6 +217,7 @@ def fill(profile, gen):
             cur += ch
         parts.append(cur)
         return tuple(rec(x) for x in parts)
+
     return rec(profile)
 
 
@@ -298,10 +304,20 @@ def make_case(rng: random.Random, op: str):
     if op in ("logical_divide", "zipped_divide", "tiled_divide", "flat_divide"):
         a = rand_layout(rng, rng.choice(PROFILES[1:]) if rng.random() < 0.8 else "i")
         t = rand_tiler(rng, a) if rng.random() < 0.7 else rand_tile_layout(rng, a.size())
-        fn = {"logical_divide": logical_divide, "zipped_divide": zipped_divide,
-              "tiled_divide": tiled_divide, "flat_divide": py_flat_divide}[op]
+        fn = {
+            "logical_divide": logical_divide,
+            "zipped_divide": zipped_divide,
+            "tiled_divide": tiled_divide,
+            "flat_divide": py_flat_divide,
+        }[op]
         return (a, t), fn(a, t)
-    if op in ("logical_product", "zipped_product", "tiled_product", "blocked_product", "raked_product"):
+    if op in (
+        "logical_product",
+        "zipped_product",
+        "tiled_product",
+        "blocked_product",
+        "raked_product",
+    ):
         a = rand_layout(rng, max_size=32)
         if op == "logical_product":
             b = rand_layout(rng, max_size=16)
@@ -327,8 +343,10 @@ def make_case(rng: random.Random, op: str):
         for _ in range(4):
             i = rng.randrange(a.size())
             c = idx2crd(i, a.shape)
-            if is_tuple(c) and rng.random() < 0.5:  # partially flattened coordinate: 1-D per top mode
-                c = tuple(crd2idx(ci, si) for ci, si in zip(c, a.shape))
+            if (
+                is_tuple(c) and rng.random() < 0.5
+            ):  # partially flattened coordinate: 1-D per top mode
+                c = tuple(crd2idx(ci, si) for ci, si in zip(c, a.shape, strict=True))
             elif rng.random() < 0.3:
                 c = i
             crds.append(c)
@@ -336,15 +354,40 @@ def make_case(rng: random.Random, op: str):
     raise ValueError(op)
 
 
-OPS = ["coalesce", "coalesce_modes", "composition", "composition_tiler", "complement", "right_inverse",
-       "left_inverse", "logical_divide", "zipped_divide", "tiled_divide", "flat_divide", "logical_product",
-       "zipped_product", "tiled_product", "blocked_product", "raked_product", "idx2crd", "crd2idx"]
+OPS = [
+    "coalesce",
+    "coalesce_modes",
+    "composition",
+    "composition_tiler",
+    "complement",
+    "right_inverse",
+    "left_inverse",
+    "logical_divide",
+    "zipped_divide",
+    "tiled_divide",
+    "flat_divide",
+    "logical_product",
+    "zipped_product",
+    "tiled_product",
+    "blocked_product",
+    "raked_product",
+    "idx2crd",
+    "crd2idx",
+]
 
 
 # Cheap operations are drawn twice as often as the expensive ones (the products and the
 # tiled/flat divides instantiate much more code per static case), to keep the compile in budget.
-CHEAP_OPS = {"coalesce", "coalesce_modes", "composition", "composition_tiler", "complement",
-             "right_inverse", "idx2crd", "crd2idx"}
+CHEAP_OPS = {
+    "coalesce",
+    "coalesce_modes",
+    "composition",
+    "composition_tiler",
+    "complement",
+    "right_inverse",
+    "idx2crd",
+    "crd2idx",
+}
 OP_CYCLE = [op for op in OPS for _ in range(2 if op in CHEAP_OPS else 1)]
 
 
@@ -391,10 +434,10 @@ class Emitter:
             return f"{fn}(" + ", ".join(self.tup(x, fn) for x in t) + ")"
         return self.int_(t)
 
-    def layout(self, l: Layout) -> str:
+    def layout(self, lay: Layout) -> str:
         if self.static:
-            return f"Layout<{self._type(l.shape)}, {self._type(l.stride)}>{{}}"
-        return f"make_layout({self.tup(l.shape)}, {self.tup(l.stride)})"
+            return f"Layout<{self._type(lay.shape)}, {self._type(lay.stride)}>{{}}"
+        return f"make_layout({self.tup(lay.shape)}, {self.tup(lay.stride)})"
 
     def tiler(self, t) -> str:
         if isinstance(t, Layout):
@@ -417,18 +460,30 @@ def case_body(op: str, args, em: Emitter) -> str:
         return f"{emit}(s, composition({em.layout(args[0])}, {em.tiler(args[1])}));"
     if op == "complement":
         return f"{emit}(s, complement({em.layout(args[0])}, {em.int_(args[1])}));"
-    if op in ("logical_divide", "zipped_divide", "tiled_divide", "flat_divide", "logical_product",
-              "zipped_product", "tiled_product", "blocked_product", "raked_product"):
+    if op in (
+        "logical_divide",
+        "zipped_divide",
+        "tiled_divide",
+        "flat_divide",
+        "logical_product",
+        "zipped_product",
+        "tiled_product",
+        "blocked_product",
+        "raked_product",
+    ):
         return f"{emit}(s, {op}({em.layout(args[0])}, {em.tiler(args[1])}));"
     if op == "idx2crd":
         sh = em.tup(args[0].shape)
-        return (f"auto S = {sh}; int n = int(size(S)); s.put(\"[\");"
-                f" for (int i = 0; i < n; ++i) {{ detail::format_to(s, idx2crd(i, S)); s.put(\";\"); }} s.put(\"]\");")
+        return (
+            f'auto S = {sh}; int n = int(size(S)); s.put("[");'
+            " for (int i = 0; i < n; ++i) {"
+            ' detail::format_to(s, idx2crd(i, S)); s.put(";"); } s.put("]");'
+        )
     if op == "crd2idx":
         a, crds = args
         lay = em.layout(a)
-        parts = [f"detail::format_to(s, L({em.tup(c, 'make_coord')})); s.put(\";\");" for c in crds]
-        return f"auto L = {lay}; s.put(\"[\"); {' '.join(parts)} s.put(\"]\");"
+        parts = [f'detail::format_to(s, L({em.tup(c, "make_coord")})); s.put(";");' for c in crds]
+        return f'auto L = {lay}; s.put("["); {" ".join(parts)} s.put("]");'
     raise ValueError(op)
 
 
@@ -524,12 +579,16 @@ def write_sources(cases, workdir: Path):
     for t in range(N_TU):
         lines = [PRELUDE, "using case_fn = void (*)(std::string&, int const*);"]
         for k in range(t, len(cases), N_TU):
-            lines.append(f"static void case_s{k}(std::string& o, int const*) {{\n"
-                         f"  constexpr auto f = [](auto const& s) {{ {static_bodies[k]} }};\n"
-                         f"  static constexpr auto buf = render<render_len(f)>(f);\n  o += buf.s;\n}}")
+            lines.append(
+                f"static void case_s{k}(std::string& o, int const*) {{\n"
+                f"  constexpr auto f = [](auto const& s) {{ {static_bodies[k]} }};\n"
+                f"  static constexpr auto buf = render<render_len(f)>(f);\n  o += buf.s;\n}}"
+            )
         for j in range(t, len(dyn_bodies), N_TU):
-            lines.append(f"static void case_d{j}(std::string& o, int const* v) {{\n  str_sink s{{&o}};\n"
-                         f"  {dyn_bodies[j]}\n}}")
+            lines.append(
+                f"static void case_d{j}(std::string& o, int const* v) {{\n  str_sink s{{&o}};\n"
+                f"  {dyn_bodies[j]}\n}}"
+            )
         lines.append(f"void register_tu{t}(case_fn* s, case_fn* d) {{")
         lines += [f"  s[{k}] = case_s{k};" for k in range(t, len(cases), N_TU)]
         lines += [f"  d[{j}] = case_d{j};" for j in range(t, len(dyn_bodies), N_TU)]
@@ -538,13 +597,18 @@ def write_sources(cases, workdir: Path):
         src.write_text("\n".join(lines) + "\n")
         sources.append(src)
     main = [
-        "#include <bbx/layout.hpp>", "#include <cstdio>", "#include <string>", "#include <vector>",
-        "#include <stdexcept>", "#include <iostream>",
+        "#include <bbx/layout.hpp>",
+        "#include <cstdio>",
+        "#include <string>",
+        "#include <vector>",
+        "#include <stdexcept>",
+        "#include <iostream>",
         "using case_fn = void (*)(std::string&, int const*);",
         *[f"void register_tu{t}(case_fn*, case_fn*);" for t in range(N_TU)],
         f"static const int dyn_fn[{len(cases)}] = {{{','.join(map(str, dyn_of_case))}}};",
         f"static const int dyn_off[{len(cases)}] = {{{','.join(map(str, offsets))}}};",
-        "static void on_assert(const char* what, const char*, int) { throw std::runtime_error(what); }",
+        "static void on_assert(const char* what, const char*, int) {"
+        " throw std::runtime_error(what); }",
         "int main() {",
         "  bbx::detail::assert_handler() = on_assert;",
         f"  static case_fn s[{len(cases)}], d[{max(1, len(dyn_bodies))}];",
@@ -556,7 +620,7 @@ def write_sources(cases, workdir: Path):
         "      std::string o;",
         "      try {",
         "        if (var) d[dyn_fn[k]](o, v.data() + dyn_off[k]); else s[k](o, nullptr);",
-        "      } catch (std::exception const& e) { o = std::string(\"ASSERT \") + e.what(); }",
+        '      } catch (std::exception const& e) { o = std::string("ASSERT ") + e.what(); }',
         "      std::printf(\"%d %c %s\\n\", k, var ? 'd' : 's', o.c_str());",
         "    }",
         "  }",
@@ -565,7 +629,10 @@ def write_sources(cases, workdir: Path):
     src = workdir / "diff_main.cpp"
     src.write_text("\n".join(main) + "\n")
     sources.append(src)
-    print(f"[bbx differential] {len(cases)} static case functions, {len(dyn_bodies)} dynamic evaluators")
+    print(
+        f"[bbx differential] {len(cases)} static case functions, "
+        f"{len(dyn_bodies)} dynamic evaluators"
+    )
     return sources, data
 
 
@@ -579,7 +646,9 @@ def diff_run(tmp_path_factory):
     sources, data = write_sources(cases, workdir)
     exe = workdir / "diff_driver"
     _compile(sources, exe, workdir)
-    out = subprocess.run([str(exe)], input=" ".join(map(str, data)), capture_output=True, text=True, timeout=300)
+    out = subprocess.run(
+        [str(exe)], input=" ".join(map(str, data)), capture_output=True, text=True, timeout=300
+    )
     assert out.returncode == 0, out.stderr[-4000:]
     results = {}
     for line in out.stdout.splitlines():
@@ -599,9 +668,13 @@ def _mismatches(seed, cases, results, ops=None):
             if op not in ("idx2crd", "crd2idx") and not static and got.count("|") == 2:
                 got = "*|" + got.split("|", 1)[1]  # dynamic: compare size and values only
             if got != want:
-                argstr = ", ".join(lstr(a) if isinstance(a, Layout) else norm_str(str(a)) for a in args)
-                bad.append(f"case {k} [{'static' if static else 'dynamic'}] {op}({argstr})\n"
-                           f"    got      {got[:300]}\n    expected {want[:300]}")
+                argstr = ", ".join(
+                    lstr(a) if isinstance(a, Layout) else norm_str(str(a)) for a in args
+                )
+                bad.append(
+                    f"case {k} [{'static' if static else 'dynamic'}] {op}({argstr})\n"
+                    f"    got      {got[:300]}\n    expected {want[:300]}"
+                )
     return bad
 
 
@@ -612,7 +685,9 @@ def test_differential_against_pycute(diff_run):
         counts[op] = counts.get(op, 0) + 1
     print("[bbx differential] cases per op:", counts)
     bad = _mismatches(seed, cases, results)
-    assert not bad, f"seed={seed}: {len(bad)} mismatches (of {2 * len(cases)} runs)\n" + "\n".join(bad[:40])
+    assert not bad, f"seed={seed}: {len(bad)} mismatches (of {2 * len(cases)} runs)\n" + "\n".join(
+        bad[:40]
+    )
 
 
 def test_print_matches_pycute_str(tmp_path):
@@ -622,14 +697,19 @@ def test_print_matches_pycute_str(tmp_path):
     rng = random.Random(seed ^ 0x5EED)
     layouts = [rand_layout(rng) for _ in range(60)]
     layouts += [exp for op, _a, exp in generate(seed, 90) if isinstance(exp, Layout)]
-    lines = ["#include <bbx/layout.hpp>", "#include <cstdio>", "using namespace bbx;", "int main(int, char**) {",
-             "  int v[4096]; for (int i = 0; i < 4096; ++i) v[i] = 0;"]
+    lines = [
+        "#include <bbx/layout.hpp>",
+        "#include <cstdio>",
+        "using namespace bbx;",
+        "int main(int, char**) {",
+        "  int v[4096]; for (int i = 0; i < 4096; ++i) v[i] = 0;",
+    ]
     data: list[int] = []
-    for l in layouts:
-        lines.append(f"  print({Emitter(True, []).layout(l)}); std::printf(\"\\n\");")
+    for lay in layouts:
+        lines.append(f'  print({Emitter(True, []).layout(lay)}); std::printf("\\n");')
         em = Emitter(False, data)
-        expr = em.layout(l)
-        lines.append(f"  print({expr}); std::printf(\"\\n\");")
+        expr = em.layout(lay)
+        lines.append(f'  print({expr}); std::printf("\\n");')
     lines[4] = "  int v[] = {" + ",".join(map(str, data or [0])) + "};"
     lines.append("}")
     src = tmp_path / "print_main.cpp"
@@ -639,8 +719,8 @@ def test_print_matches_pycute_str(tmp_path):
     out = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout.splitlines()
     assert len(out) == 2 * len(layouts)
     bad = []
-    for i, l in enumerate(layouts):
+    for i, lay in enumerate(layouts):
         for var, got in (("static", out[2 * i]), ("dynamic", out[2 * i + 1])):
-            if got != lstr(l):
-                bad.append(f"{var}: got {got} expected {lstr(l)} (pycute str {l})")
+            if got != lstr(lay):
+                bad.append(f"{var}: got {got} expected {lstr(lay)} (pycute str {lay})")
     assert not bad, f"seed={seed}:\n" + "\n".join(bad[:40])

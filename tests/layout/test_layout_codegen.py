@@ -5,6 +5,7 @@
   needs no run-time division (v_rcp_iflag_f32 is the integer-division expansion).
 * sm_90 (nvcc): the same source compiles as CUDA device code.
 """
+
 from __future__ import annotations
 
 import shutil
@@ -26,10 +27,12 @@ typedef float4 f4;
 #  define THREAD_X threadIdx.x
 #endif
 
-// All-static 2-D copy: a 64x128 row-major tile, 256 threads, 4 contiguous floats per thread and step.
+// All-static 2-D copy: a 64x128 row-major tile, 256 threads, 4 contiguous floats per thread
+// and step.
 BBX_GLOBAL void copy_static(float const* __restrict__ src, float* __restrict__ dst) {
   auto tile = make_layout(make_shape(_64{}, _128{}), LayoutRight{});
-  auto vec = zipped_divide(tile, make_tile(_1{}, _4{}));  // ((1,4),(64,32)): vector v starts at vec(0, v)
+  // ((1,4),(64,32)): vector v starts at vec(0, v)
+  auto vec = zipped_divide(tile, make_tile(_1{}, _4{}));
   static_assert(is_static_v<decltype(vec)>);
   static_assert(decltype(size<1>(vec))::value == 2048);
   int t = THREAD_X;
@@ -42,7 +45,8 @@ BBX_GLOBAL void copy_static(float const* __restrict__ src, float* __restrict__ d
 
 // A static layout with non-power-of-two modes, indexed by a dynamic integer.
 BBX_GLOBAL void index_static(int* out) {
-  auto l = make_layout(make_shape(_3{}, make_shape(_5{}, _7{})), make_stride(Int<35>{}, make_stride(_1{}, _5{})));
+  auto l = make_layout(make_shape(_3{}, make_shape(_5{}, _7{})),
+                       make_stride(Int<35>{}, make_stride(_1{}, _5{})));
   int t = THREAD_X;
   auto c = idx2crd(t, l.shape());
   auto sw = composition(Swizzle<3, 3, 3>{}, make_layout(make_shape(_8{}, _64{}), LayoutRight{}));
@@ -59,11 +63,28 @@ def _disasm(tmp_path: Path) -> str:
     src = tmp_path / "k.hip"
     src.write_text(KERNELS)
     obj = tmp_path / "k.o"
-    cmd = [clang, "-std=c++20", "-x", "hip", "--offload-arch=gfx942", "--offload-device-only",
-           "--no-gpu-bundle-output", "-nogpuinc", "-nogpulib", "-O3", "-c", f"-I{INCLUDE}", str(src), "-o", str(obj)]
+    cmd = [
+        clang,
+        "-std=c++20",
+        "-x",
+        "hip",
+        "--offload-arch=gfx942",
+        "--offload-device-only",
+        "--no-gpu-bundle-output",
+        "-nogpuinc",
+        "-nogpulib",
+        "-O3",
+        "-c",
+        f"-I{INCLUDE}",
+        str(src),
+        "-o",
+        str(obj),
+    ]
     r = subprocess.run(cmd, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr[-4000:]
-    return subprocess.run([objdump, "-d", str(obj)], capture_output=True, text=True, check=True).stdout
+    return subprocess.run(
+        [objdump, "-d", str(obj)], capture_output=True, text=True, check=True
+    ).stdout
 
 
 def _function(disasm: str, name: str) -> str:
@@ -99,6 +120,19 @@ def test_layout_compiles_for_sm90(tmp_path):
         pytest.skip("nvcc not installed")
     src = tmp_path / "k.cu"
     src.write_text(KERNELS)
-    r = subprocess.run([nvcc, "-std=c++20", "-arch=sm_90", "--expt-relaxed-constexpr", "-c", f"-I{INCLUDE}",
-                        str(src), "-o", str(tmp_path / "k.o")], capture_output=True, text=True)
+    r = subprocess.run(
+        [
+            nvcc,
+            "-std=c++20",
+            "-arch=sm_90",
+            "--expt-relaxed-constexpr",
+            "-c",
+            f"-I{INCLUDE}",
+            str(src),
+            "-o",
+            str(tmp_path / "k.o"),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 0, r.stderr[-4000:]

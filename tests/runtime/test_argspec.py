@@ -6,6 +6,7 @@ import random
 
 import pytest
 import torch
+
 from bbx.runtime import argspec as A
 from bbx.runtime.argspec import DYN, ArgumentError, Dyn, TensorSpec
 from bbx.runtime.dlpack_tensor import DLPackTensor, LayoutMarkError, RawPointer

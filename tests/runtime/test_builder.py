@@ -6,6 +6,7 @@ import io
 from pathlib import Path
 
 import pytest
+
 from bbx.runtime import builder
 from bbx.runtime.builder import BuildError, ExtensionBuild, build_extension
 from bbx.runtime.loader import load_extension

@@ -19,7 +19,17 @@ def compile_host(src: Path, out: Path, opt: str = "-O1") -> Path:
     """Build a host (CPU target) program against the header library."""
     if CXX is None:
         pytest.skip("no C++ compiler")
-    cmd = [CXX, "-std=c++20", opt, "-pthread", f"-I{INCLUDE}", f"-I{CPP_TESTS}", str(src), "-o", str(out)]
+    cmd = [
+        CXX,
+        "-std=c++20",
+        opt,
+        "-pthread",
+        f"-I{INCLUDE}",
+        f"-I{CPP_TESTS}",
+        str(src),
+        "-o",
+        str(out),
+    ]
     res = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     assert res.returncode == 0, f"{' '.join(cmd)}\n{res.stdout[-6000:]}"
     return out

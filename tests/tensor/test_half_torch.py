@@ -12,7 +12,6 @@ import subprocess
 
 import numpy as np
 import pytest
-
 from conftest import HERE, compile_host
 
 torch = pytest.importorskip("torch")
@@ -22,18 +21,45 @@ def _inputs(rng: np.random.Generator) -> np.ndarray:
     parts = [
         rng.integers(0, 2**32, 200_000, dtype=np.uint64).astype(np.uint32),  # any bit pattern
         # exponents around the half range (normals, denormals, overflow)
-        ((rng.integers(0, 2**23, 200_000, dtype=np.uint32))
-         | (rng.integers(90, 150, 200_000, dtype=np.uint32) << 23)
-         | (rng.integers(0, 2, 200_000, dtype=np.uint32) << 31)).astype(np.uint32),
+        (
+            (rng.integers(0, 2**23, 200_000, dtype=np.uint32))
+            | (rng.integers(90, 150, 200_000, dtype=np.uint32) << 23)
+            | (rng.integers(0, 2, 200_000, dtype=np.uint32) << 31)
+        ).astype(np.uint32),
     ]
     base = parts[1][:50_000]
     parts.append((base & ~np.uint32(0x1FFF)) | np.uint32(0x1000))  # half ties
     parts.append((base & ~np.uint32(0xFFFF)) | np.uint32(0x8000))  # bf16 ties
-    specials = np.array([0x00000000, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00000,
-                         0x7F800001, 0x7FBFFFFF, 0xFFA00001, 0x7FFFFFFF, 0x00000001, 0x807FFFFF,
-                         0x477FE000, 0x477FEFFF, 0x477FF000, 0x477FF001, 0x33000000, 0x33000001,
-                         0x337FFFFF, 0x38800000, 0x387FFFFF, 0x7F7FFFFF, 0x7F7F8000, 0x3F808000,
-                         0x3F818000], dtype=np.uint32)
+    specials = np.array(
+        [
+            0x00000000,
+            0x80000000,
+            0x7F800000,
+            0xFF800000,
+            0x7FC00000,
+            0xFFC00000,
+            0x7F800001,
+            0x7FBFFFFF,
+            0xFFA00001,
+            0x7FFFFFFF,
+            0x00000001,
+            0x807FFFFF,
+            0x477FE000,
+            0x477FEFFF,
+            0x477FF000,
+            0x477FF001,
+            0x33000000,
+            0x33000001,
+            0x337FFFFF,
+            0x38800000,
+            0x387FFFFF,
+            0x7F7FFFFF,
+            0x7F7F8000,
+            0x3F808000,
+            0x3F818000,
+        ],
+        dtype=np.uint32,
+    )
     parts.append(specials)
     return np.concatenate(parts)
 
@@ -54,7 +80,7 @@ def test_conversions_match_torch(convert_prog, tmp_path):
     n = bits.size
     ours = raw[: 4 * n].view(np.uint16)
     ours_h, ours_b = ours[:n], ours[n:]
-    back = raw[4 * n:].view(np.float32).reshape(65536, 2)
+    back = raw[4 * n :].view(np.float32).reshape(65536, 2)
 
     x = torch.from_numpy(bits.view(np.float32).copy())
     torch_h = x.to(torch.float16).view(torch.int16).numpy().view(np.uint16)

@@ -6,6 +6,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+
 from bbx.translate import TranslationResult, translate_source
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -31,7 +31,7 @@ def test_translate_many_to_directory(tmp_path: Path) -> None:
 
 def test_translate_to_stdout(capsys) -> None:
     assert main(["translate", str(SAMPLES / "hello_world.py"), "-o", "-"]) == 0
-    assert "BBX_GLOBAL void hello_kernel()" in capsys.readouterr().out
+    assert "BBX_GLOBAL BBX_LAUNCH_BOUNDS(MaxThreads) void hello_kernel()" in capsys.readouterr().out
 
 
 def test_error_exit_code_and_no_traceback(tmp_path: Path) -> None:

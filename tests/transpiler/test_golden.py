@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+
 from bbx.translate import translate_file, translate_source
 
 from .conftest import GOLDEN, SAMPLES

@@ -14,6 +14,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+
 from bbx import toolchain
 
 from .conftest import GOLDEN

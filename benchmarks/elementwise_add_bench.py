@@ -27,8 +27,9 @@ def main() -> None:
     args = parser.parse_args()
     os.environ.setdefault("BBX_TARGET", "cuda")
 
-    import bbx.hook  # noqa: F401  (serves `cutlass`, translates DSL modules, dispatches jit calls)
     import torch
+
+    import bbx.hook  # noqa: F401  (serves `cutlass`, translates DSL modules, dispatches jit calls)
 
     spec = importlib.util.spec_from_file_location("elementwise_add", ROOT / "samples" /
                                                   "elementwise_add.py")

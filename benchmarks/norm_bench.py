@@ -103,8 +103,9 @@ def main() -> None:
     args = parser.parse_args()
     os.environ.setdefault("BBX_TARGET", "cuda")
 
-    import bbx.hook  # noqa: F401  (serves `cutlass`, translates DSL modules, dispatches jit calls)
     import torch
+
+    import bbx.hook  # noqa: F401  (serves `cutlass`, translates DSL modules, dispatches jit calls)
 
     card = torch.cuda.get_device_name()
     for dtype_name in args.dtypes.split(","):

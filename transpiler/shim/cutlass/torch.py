@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import torch as _torch
+
 from bbx.runtime import dtypes as _dtypes
 
 from ._numeric import Numeric

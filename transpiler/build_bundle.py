@@ -40,7 +40,12 @@ from .runtime import jit
 from .runtime.argspec import ArgSpec, ArgSpecSyntaxError, ConstexprSpec, StreamSpec, parse
 from .runtime.builder import ExtensionBuild, compile_command
 from .runtime.cache import file_sha256
-from .runtime.dispatch import compiler_identity, find_host_function, translate_module
+from .runtime.dispatch import (
+    compiler_identity,
+    dependency_texts,
+    find_host_function,
+    translate_module,
+)
 from .runtime.source_map import annotate_compiler_output
 from .runtime.specialize import SpecializationError, evaluate_meta, render_unit
 from .runtime.targets import Target
@@ -275,13 +280,17 @@ def build(request: BuildRequest) -> Bundle:
     directory = request.output
     directory.mkdir(parents=True, exist_ok=True)
     (directory / hip_name).write_text(translation.text or "")
+    generated = {hip_name: directory / hip_name}
+    for name, text in dependency_texts(translation).items():
+        generated[name] = directory / name
+        generated[name].write_text(text)
     (directory / UNIT).write_text(unit.text)
     _copy_headers(directory)
     steps, code_objects = build_steps(request.target, stem, label, unit.module_name, request.opt)
     (directory / "repro.sh").write_text(_repro_script(steps))
     (directory / "repro.sh").chmod(0o755)
     for step in steps:
-        _run(step, directory, {hip_name: directory / hip_name}, label, request.target)
+        _run(step, directory, generated, label, request.target)
 
     manifest = {
         "bbx_version": __version__,

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 from libcst.metadata import CodeRange
 
+from .cross_module import ExternalHelper, ExternalResolver
 from .diagnostics import Diagnostic, DiagnosticSink, TranslationError
 from .discovery import DslFunction, ModuleInfo
 from .imports import NameResolver
@@ -30,6 +31,10 @@ class ModuleContext:
     device_functions: set[str] = field(default_factory=set)
     host_functions: set[str] = field(default_factory=set)
     source_lines: list[str] = field(default_factory=list)
+    #: `@cute.jit` helpers imported from other modules of the package.
+    externals: ExternalResolver | None = None
+    #: cxx name of a function -> the imported helpers it calls.
+    external_calls: dict[str, list[ExternalHelper]] = field(default_factory=dict)
 
     def position(self, node: cst.CSTNode) -> tuple[int, int]:
         pos = self.positions.get(node)

@@ -36,6 +36,7 @@ def render_module(
     sha256: str,
     namespace: str,
     sections: list[Section],
+    includes: list[str] | None = None,
 ) -> str:
     template = _environment().get_template("module.hip.j2")
     text = template.render(
@@ -45,5 +46,6 @@ def render_module(
         sha256=sha256,
         namespace=namespace,
         sections=sections,
+        includes=includes or [],
     )
     return "\n".join(line.rstrip() for line in text.splitlines()) + "\n"

@@ -8,6 +8,7 @@ import libcst as cst
 from . import cxx_ast as c
 from . import dsl_api
 from . import kinds as k
+from .cross_module import ExternalHelper
 from .discovery import DslFunction
 from .imports import dotted
 from .kinds import Cat, Kind
@@ -38,6 +39,9 @@ def lower_call(lw: ExprLowerer, node: cst.Call) -> Val:
                     f"undecorated method '{name}' called with run-time arguments",
                     "decorate it with @cute.jit, or only pass compile-time values",
                 )
+        external = _external(lw, func)
+        if external is not None:
+            return external_call(lw, node, external)
         return _method_call(lw, node, func)
     if isinstance(func, cst.Name):
         var = fc.env.lookup(func.value)
@@ -55,6 +59,9 @@ def lower_call(lw: ExprLowerer, node: cst.Call) -> Val:
                     f"Python function '{func.value}' called with run-time arguments",
                     "decorate it with @cute.jit, or only pass compile-time values",
                 )
+            external = _external(lw, func)
+            if external is not None:
+                return external_call(lw, node, external)
         lw.lower(func)  # raises the right diagnostic for an unknown name
     raise fc.error(
         node,
@@ -397,19 +404,73 @@ def helper_call(lw: ExprLowerer, node: cst.Call, target: DslFunction) -> Val:
 
 def argument(lw: ExprLowerer, arg: cst.BaseExpression, param: cst.Param) -> c.Expr:
     """An argument for `param` of a generated function (helper or kernel)."""
-    constexpr = _is_constexpr(lw, param)
+    ann = param.annotation.annotation if param.annotation is not None else None
+    runtime_scalar = ann is not None and lw.mod.names.resolve(ann) in k.NUMERIC_TYPES
+    return _argument(lw, arg, param.name.value, _is_constexpr(lw, param), runtime_scalar)
+
+
+def _argument(
+    lw: ExprLowerer, arg: cst.BaseExpression, pname: str, constexpr: bool, runtime_scalar: bool
+) -> c.Expr:
     if isinstance(arg, cst.Lambda):
         if not constexpr:
             raise lw.fc.error(
                 arg,
                 "non-constexpr-lambda",
-                f"lambda passed to parameter '{param.name.value}', which is not a Constexpr",
+                f"lambda passed to parameter '{pname}', which is not a Constexpr",
                 "annotate the parameter with `cutlass.Constexpr`",
             )
         return lower_lambda(lw, arg)
-    ann = param.annotation.annotation if param.annotation is not None else None
-    runtime_scalar = ann is not None and lw.mod.names.resolve(ann) in k.NUMERIC_TYPES
     return lw.value(arg, static=not runtime_scalar)
+
+
+def _external(lw: ExprLowerer, func: cst.BaseExpression) -> ExternalHelper | None:
+    if lw.mod.externals is None:
+        return None
+    return lw.mod.externals.lookup(func, lw.mod.error)
+
+
+def external_call(lw: ExprLowerer, node: cst.Call, helper: ExternalHelper) -> Val:
+    """A call of a `@cute.jit` helper of another module: `bbx_gen::<module>::<fn><Meta>(...)`."""
+    fc, info = lw.fc, helper.info
+    if info.role == "kernel":
+        raise fc.error(
+            node,
+            "kernel-call",
+            f"kernel '{info.python_name}' of {helper.path.name} cannot be launched from here",
+            "launch kernels from a @cute.jit function of their own module",
+        )
+    for member in info.all_meta:
+        if "self" in member_names(member.expr):
+            raise fc.error(
+                node,
+                "cross-module-self",
+                f"'{info.python_name}' of {helper.path.name} reads 'self' ({member.expr})",
+                "helpers of other modules cannot read the configuration of an object",
+            )
+    names = [p.name for p in info.params]
+    bound = _bind(lw, node, names, f"'{info.python_name}'", 0)
+    args: list[c.Expr] = []
+    for p in info.params:
+        text = p.default if p.name not in bound else None
+        arg = bound.get(p.name) or (cst.parse_expression(text) if text is not None else None)
+        if arg is None:
+            raise fc.error(node, "bad-arguments", f"'{info.python_name}' needs argument '{p.name}'")
+        args.append(_argument(lw, arg, p.name, p.constexpr, p.template is None))
+    if info.role == "host":  # a helper that launches nothing, emitted for host and device
+        stream = c.Id(fc.stream_name) if fc.role == "host" else c.Construct(c.Type("Stream"))
+        args.append(stream)
+    lw.mod.external_calls.setdefault(fc.fn.cxx_name, []).append(helper)
+    call = c.Call(c.Id(helper.cxx_name), tuple(args), (c.Type("Meta"),))
+    return Val(k.VALUE, call, node=node)
+
+
+def member_names(expr: str) -> set[str]:
+    try:
+        parsed = cst.parse_expression(expr)
+    except cst.ParserSyntaxError:
+        return set()
+    return {n.value for n in walk(parsed) if isinstance(n, cst.Name)}
 
 
 def lower_lambda(lw: ExprLowerer, node: cst.Lambda) -> c.Expr:

@@ -148,13 +148,30 @@ def lower_function(mod: ModuleContext, fn: DslFunction) -> LoweredFunction:
         space = "BBX_HOST_DEVICE" if fn.cxx_name in mod.host_functions else "BBX_DEVICE"
         ret = "auto"
     else:
-        space, ret = "", "auto" if _has_value_return(fn.node.body) else "void"
+        ret = "auto" if _has_value_return(fn.node.body) else "void"
+        # A free function that launches nothing may be called from kernels of other modules.
+        space = "" if fn.cls is not None or launches(mod, fn, set()) else "BBX_HOST_DEVICE"
     comments = [_header(mod, fn)]
     if fn.cls is None and fc.meta:
         comments += meta_block(fc.meta)
     cxx = c.Function(fn.cxx_name, template_params, space, ret, cparams, body, comments)
     _ = Cat  # kinds are referenced through signature
     return LoweredFunction(fn, role, cxx, fc.meta, sig)
+
+
+def launches(mod: ModuleContext, fn: DslFunction, seen: set[str]) -> bool:
+    """Whether `fn` launches a kernel, itself or through the module's functions it calls."""
+    seen.add(fn.cxx_name)
+    for node in walk(fn.node.body):
+        if not isinstance(node, cst.Call):
+            continue
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value == "launch":
+            return True
+        if isinstance(node.func, cst.Name):
+            callee = mod.info.free_function(node.func.value)
+            if callee is not None and callee.cxx_name not in seen and launches(mod, callee, seen):
+                return True
+    return False
 
 
 def meta_block(members: list[MetaMember]) -> list[str]:

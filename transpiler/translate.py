@@ -19,6 +19,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from . import __version__
 from .callgraph import build, emission_order
 from .context import ModuleContext
+from .cross_module import ExternalResolver
 from .cxx_printer import function_text
 from .diagnostics import Diagnostic, DiagnosticSink, TranslationError
 from .discovery import discover
@@ -50,6 +51,8 @@ class TranslationResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     functions: list[FunctionInfo] = field(default_factory=list)
     sha256: str = ""
+    #: other modules whose generated `.hip` this one includes (transitively), by path.
+    dependencies: list[Path] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -75,14 +78,35 @@ def module_namespace(file_name: str) -> str:
 def translate_file(path: str | Path, display_path: str | None = None) -> TranslationResult:
     p = Path(path)
     source = p.read_text(encoding="utf-8")
-    return translate_source(source, p.name, display_path=display_path or str(path))
+    return translate_source(source, p.name, display_path=display_path or str(path), source_path=p)
+
+
+#: modules being translated (to refuse import cycles between helper modules).
+_in_progress: list[Path] = []
+
+
+def _translate_dependency(path: Path) -> TranslationResult:
+    key = path.resolve()
+    if key in _in_progress:
+        return TranslationResult(str(path), "", None)
+    _in_progress.append(key)
+    try:
+        return translate_file(path)
+    finally:
+        _in_progress.pop()
 
 
 def translate_source(
-    source: str, file_name: str, *, display_path: str | None = None, output_name: str | None = None
+    source: str,
+    file_name: str,
+    *,
+    display_path: str | None = None,
+    output_name: str | None = None,
+    source_path: str | Path | None = None,
 ) -> TranslationResult:
     """Translate `source` (the text of `file_name`). Only the base name of `file_name` appears in
-    the output, so the result does not depend on where the file lives."""
+    the output, so the result does not depend on where the file lives. `source_path`, the file on
+    disk, locates the modules whose `@cute.jit` helpers it imports."""
     file_name = Path(file_name).name
     display = display_path or file_name
     sha = hashlib.sha256(source.encode("utf-8")).hexdigest()
@@ -117,6 +141,21 @@ def translate_source(
         sink,
         source_lines=source.splitlines(),
     )
+    origin = Path(source_path) if source_path is not None else None
+    mod.externals = ExternalResolver(origin, wrapper.module, _translate_dependency)
+    if origin is not None:
+        _in_progress.append(origin.resolve())
+    try:
+        return _translate(mod, result, sha, output_name)
+    finally:
+        if origin is not None:
+            _in_progress.pop()
+
+
+def _translate(
+    mod: ModuleContext, result: TranslationResult, sha: str, output_name: str | None
+) -> TranslationResult:
+    info, sink, display, file_name = mod.info, mod.sink, mod.display_path, mod.file_name
     graph = build(info)
     mod.device_functions = graph.device
     mod.host_functions = graph.host
@@ -148,10 +187,15 @@ def translate_source(
             lowered.append(lower_function(mod, fn))
         except TranslationError as err:
             sink.add(err.diagnostic)
-    result.diagnostics = sink.sorted()
     result.functions = _function_infos(mod, lowered, graph)
+    result.diagnostics = sink.sorted()
     if sink.has_errors:
         return result
+    helpers = list(mod.externals.used.values()) if mod.externals else []
+    for helper in helpers:
+        for dep in [*helper.dependencies, helper.path]:
+            if dep not in result.dependencies:
+                result.dependencies.append(dep)
     out_name = output_name or (Path(file_name).stem + ".hip")
     result.text = render_module(
         version=__version__,
@@ -160,6 +204,7 @@ def translate_source(
         sha256=sha,
         namespace=module_namespace(file_name),
         sections=_sections(mod, lowered),
+        includes=[h.hip_name for h in helpers],
     )
     return result
 
@@ -196,6 +241,8 @@ def _function_infos(
         out += by_name[name].meta
         for target, _ in graph.callees.get(name, []):
             out += [x for x in transitive(target.cxx_name, seen) if x not in out]
+        for helper in mod.external_calls.get(name, []):
+            out += [x for x in helper.info.all_meta if x not in out]
         return out
 
     infos = []

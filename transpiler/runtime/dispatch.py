@@ -51,13 +51,20 @@ def translate_module(path: str, source: str | None = None) -> TranslationResult:
     with _translations_lock:
         found = _translations.get(digest)
         if found is None:
-            found = translate_source(source, Path(path).name, display_path=path)
+            found = translate_source(source, Path(path).name, display_path=path,
+                                     source_path=path)
             _translations[digest] = found
     if not found.ok:
         raise TranslationFailed(
             f"bbx: {path} cannot be translated:\n{found.render_diagnostics()}"
         )
     return found
+
+
+def dependency_texts(translation: TranslationResult) -> dict[str, str]:
+    """`<stem>.hip` -> generated text of every module whose helpers `translation` includes."""
+    return {dep.stem + ".hip": translate_module(str(dep)).text or ""
+            for dep in translation.dependencies}
 
 
 def on_dsl_module(module_name: str, path: str, source: str) -> None:
@@ -238,9 +245,12 @@ class Dispatcher:
         unit = render_unit(translation, info, hip_name, meta_values, specs, target.name,
                            f"{label}({arguments})")
         assert translation.text is not None
+        dependencies = dependency_texts(translation)
         key = specialization_key({
             "unit": hashlib.sha256(unit.text.encode()).hexdigest(),
             "hip": hashlib.sha256(translation.text.encode()).hexdigest(),
+            "dependencies": {name: hashlib.sha256(text.encode()).hexdigest()
+                             for name, text in dependencies.items()},
             "headers": header_library_hash(),
             "target": target.name,
             "compiler": compiler_identity(target),
@@ -249,10 +259,14 @@ class Dispatcher:
         def build(staging: Path) -> dict[str, Any]:
             hip = staging / hip_name
             hip.write_text(translation.text or "")
+            generated = {hip_name: hip}
+            for name, text in dependencies.items():
+                generated[name] = staging / name
+                generated[name].write_text(text)
             unit_path = staging / "unit.cpp"
             unit_path.write_text(unit.text)
             ext = ExtensionBuild(label, unit.module_name, unit_path, target,
-                                 generated_files={hip_name: hip})
+                                 generated_files=generated)
             built = build_extension(ext, staging)
             return {"module": unit.module_name, "extension": built.name, "target": target.name,
                     "function": label, "arguments": arguments}

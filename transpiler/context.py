@@ -72,6 +72,8 @@ class FunctionContext:
     loops: list[str] = field(default_factory=list)
     has_stream: bool = False
     stream_name: str = "stream"
+    #: functor structs standing for this host function's lambdas (emitted before it).
+    functors: list[str] = field(default_factory=list)
 
     def error(self, node: cst.CSTNode, code: str, what: str, hint: str = "") -> TranslationError:
         return self.mod.error(node, code, what, hint)

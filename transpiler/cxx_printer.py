@@ -184,3 +184,18 @@ def function_text(f: c.Function) -> str:
     lines += _block(f.body, 1)
     lines.append("}")
     return "\n".join(lines)
+
+
+def functor_text(name: str, params: list[str], body: c.Expr, comment: str) -> str:
+    """A generic functor struct standing for a lambda written in host code and called in
+    kernels: nvcc cannot pass a generic lambda from host code to a kernel, a struct it can."""
+    targs = ", ".join(f"class A{i}" for i in range(len(params)))
+    args = ", ".join(f"A{i} {p}" for i, p in enumerate(params))
+    lines = [f"// {comment}".rstrip(), f"struct {name} {{"]
+    if params:
+        lines.append(f"  template <{targs}>")
+    lines.append(f"  BBX_HOST_DEVICE auto operator()({args}) const {{ "
+                 f"{stmt_lines(c.Return(body), 0)[0]} }}")
+    lines.append("};")
+    return "\n".join(lines)
+

@@ -9,6 +9,7 @@ from . import cxx_ast as c
 from . import dsl_api
 from . import kinds as k
 from .cross_module import ExternalHelper
+from .cxx_printer import functor_text
 from .discovery import DslFunction
 from .imports import dotted
 from .kinds import Cat, Kind
@@ -486,6 +487,12 @@ def lower_lambda(lw: ExprLowerer, node: cst.Lambda) -> c.Expr:
         for p in params:
             fc.env.hidden.pop(p, None)
     capture = "=" if _captures(lw, node.body, set(params)) else ""
+    if fc.role == "host" and not capture:
+        name = f"{fc.fn.cxx_name}_lambda{len(fc.functors)}"
+        line, _ = fc.mod.position(node)
+        comment = f"{fc.mod.file_name}:{line}  {fc.mod.code(node)}"
+        fc.functors.append(functor_text(name, params, body, comment))
+        return c.Construct(c.Type(name))
     return c.Lambda(tuple(params), (c.Return(body),), capture)
 
 

@@ -26,6 +26,7 @@ class LoweredFunction:
     cxx: c.Function
     meta: list[MetaMember]
     signature: Signature
+    functors: list[str]  # structs standing for the function's host lambdas, emitted before it
 
 
 def class_leaf_kinds(cls: DslClass | None, self_name: str | None) -> dict[str, str]:
@@ -156,7 +157,7 @@ def lower_function(mod: ModuleContext, fn: DslFunction) -> LoweredFunction:
         comments += meta_block(fc.meta)
     cxx = c.Function(fn.cxx_name, template_params, space, ret, cparams, body, comments)
     _ = Cat  # kinds are referenced through signature
-    return LoweredFunction(fn, role, cxx, fc.meta, sig)
+    return LoweredFunction(fn, role, cxx, fc.meta, sig, fc.functors)
 
 
 def launches(mod: ModuleContext, fn: DslFunction, seen: set[str]) -> bool:

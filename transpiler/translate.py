@@ -224,6 +224,7 @@ def _sections(mod: ModuleContext, lowered: list[LoweredFunction]) -> list[Sectio
             sections.append(
                 Section([f"{mod.file_name}:{line}  class {cls.name}", *meta_block(members)])
             )
+        sections += [Section([], functor) for functor in lf.functors]
         sections.append(Section([], function_text(lf.cxx)))
     return sections
 

@@ -57,11 +57,17 @@ void elementwise_apply(Op op, TensorA mA, TensorB mB, TensorC mC, Stream stream)
          /*smem=*/0, stream, op, gA, gB, gC, tv);
 }
 
+// elementwise_apply.py:53  lambda x, y: x + 2.0 * y
+struct scaled_add_lambda0 {
+  template <class A0, class A1>
+  BBX_HOST_DEVICE auto operator()(A0 x, A1 y) const { return x + 2.0f * y; }
+};
+
 // elementwise_apply.py:52  def scaled_add(mA, mB, mC)
 template <class Meta, class TensorA, class TensorB, class TensorC>
 void scaled_add(TensorA mA, TensorB mB, TensorC mC, Stream stream) {
   // elementwise_apply.py:53  elementwise_apply(lambda x, y: x + 2.0 * y, mA, mB, mC)
-  elementwise_apply<Meta>([](auto x, auto y) { return x + 2.0f * y; }, mA, mB, mC, stream);
+  elementwise_apply<Meta>(scaled_add_lambda0{}, mA, mB, mC, stream);
 }
 
 // elementwise_apply.py:57  def multiply(mA, mB, mC)

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from bbx import toolchain
+
 INCLUDE = Path(__file__).resolve().parents[2] / "runtime_cpp" / "include"
 
 KERNELS = r"""
@@ -56,30 +58,13 @@ BBX_GLOBAL void index_static(int* out) {
 
 
 def _disasm(tmp_path: Path) -> str:
-    clang = shutil.which("clang++-22")
-    objdump = shutil.which("llvm-objdump-22")
-    if not clang or not objdump:
-        pytest.skip("clang++-22 / llvm-objdump-22 not installed")
+    objdump = toolchain.objdump()
+    if toolchain.amd_compiler() is None or objdump is None:
+        pytest.skip("no HIP compiler (clang++-22) or llvm-objdump")
     src = tmp_path / "k.hip"
     src.write_text(KERNELS)
     obj = tmp_path / "k.o"
-    cmd = [
-        clang,
-        "-std=c++20",
-        "-x",
-        "hip",
-        "--offload-arch=gfx942",
-        "--offload-device-only",
-        "--no-gpu-bundle-output",
-        "-nogpuinc",
-        "-nogpulib",
-        "-O3",
-        "-c",
-        f"-I{INCLUDE}",
-        str(src),
-        "-o",
-        str(obj),
-    ]
+    cmd = toolchain.amd_device_command(src, obj, "gfx942", opt="-O3")
     r = subprocess.run(cmd, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr[-4000:]
     return subprocess.run(

@@ -11,10 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from bbx import toolchain
+
 ROOT = Path(__file__).resolve().parents[2]
 INCLUDE = ROOT / "runtime_cpp" / "include"
 KERNELS = Path(__file__).resolve().parent / "kernels"
-CLANG = shutil.which("clang++-22")
+CLANG = toolchain.amd_compiler()
 OBJDUMP = shutil.which("llvm-objdump-22")
 NVCC = shutil.which("nvcc")
 
@@ -47,27 +49,8 @@ def _run(cmd):
 
 
 def _amd_compile(arch: str, out: Path) -> Path:
-    _run(
-        [
-            CLANG,
-            "-std=c++20",
-            "-x",
-            "hip",
-            f"--offload-arch={arch}",
-            "--offload-device-only",
-            "-nogpuinc",
-            "-nogpulib",
-            "-O3",
-            "-c",
-            "--no-gpu-bundle-output",
-            "-Wall",
-            "-Wextra",
-            f"-I{INCLUDE}",
-            KERNELS / "platform_kernels_device.cpp",
-            "-o",
-            out,
-        ]
-    )
+    source = KERNELS / "platform_kernels_device.cpp"
+    _run(toolchain.amd_device_command(source, out, arch, extra_flags=["-Wall", "-Wextra"]))
     return out
 
 

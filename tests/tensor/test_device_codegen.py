@@ -20,8 +20,10 @@ from pathlib import Path
 import pytest
 from conftest import HERE, INCLUDE
 
+from bbx import toolchain
+
 SMOKE = HERE / "kernels" / "device_smoke.hip"
-CLANG = shutil.which("clang++-22")
+CLANG = toolchain.amd_compiler()
 OBJDUMP = shutil.which("llvm-objdump-22")
 NVCC = shutil.which("nvcc")
 KERNELS = ["bbx_static_copy_f32", "bbx_autovec_f32", "bbx_predicated_add"]
@@ -35,24 +37,8 @@ def _run(cmd: list) -> subprocess.CompletedProcess:
 
 
 def _amd_cmd(arch: str, out: Path, asm: bool = False) -> list:
-    """Mirrors transpiler/toolchain.py's amd_device_command for Debian's clang (no ROCm)."""
-    return [
-        CLANG,
-        "-std=c++20",
-        "-x",
-        "hip",
-        f"--offload-arch={arch}",
-        "--offload-device-only",
-        "-nogpuinc",
-        "-nogpulib",
-        "--no-gpu-bundle-output",
-        "-O3",
-        f"-I{INCLUDE}",
-        "-S" if asm else "-c",
-        SMOKE,
-        "-o",
-        out,
-    ]
+    """The toolchain's device-only AMD command; `asm` stops at assembly text (-S)."""
+    return toolchain.amd_device_command(SMOKE, out, arch, extra_flags=["-S"] if asm else [])
 
 
 def _split_functions(text: str) -> dict[str, str]:

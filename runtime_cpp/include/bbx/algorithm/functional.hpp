@@ -2,6 +2,7 @@
 #pragma once
 
 #include "bbx/config.hpp"
+#include "bbx/numeric/math.hpp"
 
 namespace bbx {
 
@@ -21,14 +22,27 @@ struct divides_op {
   template <class A, class B>
   BBX_HOST_DEVICE constexpr auto operator()(A const& a, B const& b) const { return a / b; }
 };
-// maximum/minimum compare like CuTe's max/min (`a < b ? b : a`): not NaN-propagating.
+// maximum/minimum (ReductionOp.MAX/MIN): not NaN-propagating. Two floats (or doubles) take the
+// IEEE maxNum/minNum instruction (a NaN operand yields the other operand); other types compare
+// like CuTe's max/min (`a < b ? b : a`), which a compiler cannot turn into one instruction for
+// floats because of NaN.
 struct maximum {
   template <class A, class B>
-  BBX_HOST_DEVICE constexpr auto operator()(A const& a, B const& b) const { return a < b ? b : a; }
+  BBX_HOST_DEVICE constexpr auto operator()(A const& a, B const& b) const {
+    if constexpr (std::is_same_v<A, B> && (std::is_same_v<A, float> || std::is_same_v<A, double>)) {
+      if (!std::is_constant_evaluated()) return ::bbx::maxnum(a, b);
+    }
+    return a < b ? b : a;
+  }
 };
 struct minimum {
   template <class A, class B>
-  BBX_HOST_DEVICE constexpr auto operator()(A const& a, B const& b) const { return b < a ? b : a; }
+  BBX_HOST_DEVICE constexpr auto operator()(A const& a, B const& b) const {
+    if constexpr (std::is_same_v<A, B> && (std::is_same_v<A, float> || std::is_same_v<A, double>)) {
+      if (!std::is_constant_evaluated()) return ::bbx::minnum(a, b);
+    }
+    return b < a ? b : a;
+  }
 };
 struct logical_and {
   template <class A, class B>

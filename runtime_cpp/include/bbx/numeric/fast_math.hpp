@@ -149,22 +149,30 @@ template <class A, class B>
 BBX_HOST_DEVICE auto fmax(A a, B b) {
   using R = decltype(a + b);
   const R x = to<R>(a), y = to<R>(b);
-  if constexpr (is_floating_v<R>) {
-    if (x != x) return y;
-    if (y != y) return x;
+  if constexpr (std::is_same_v<R, float> || std::is_same_v<R, double>) {
+    return ::bbx::maxnum(x, y);
+  } else {
+    if constexpr (is_floating_v<R>) {
+      if (x != x) return y;
+      if (y != y) return x;
+    }
+    return x < y ? y : x;
   }
-  return x < y ? y : x;
 }
 template <class A, class B>
   requires(is_numeric_v<A> && is_numeric_v<B>)
 BBX_HOST_DEVICE auto fmin(A a, B b) {
   using R = decltype(a + b);
   const R x = to<R>(a), y = to<R>(b);
-  if constexpr (is_floating_v<R>) {
-    if (x != x) return y;
-    if (y != y) return x;
+  if constexpr (std::is_same_v<R, float> || std::is_same_v<R, double>) {
+    return ::bbx::minnum(x, y);
+  } else {
+    if constexpr (is_floating_v<R>) {
+      if (x != x) return y;
+      if (y != y) return x;
+    }
+    return y < x ? y : x;
   }
-  return y < x ? y : x;
 }
 }  // namespace arch
 

@@ -50,6 +50,9 @@ class Val:
     expr: c.Expr | None = None
     type: c.CxxType | None = None  # for TYPE kind
     node: cst.CSTNode | None = None
+    #: An element of a tensor (`t[i]`): C++ gives a reference, or a proxy for packed predicates,
+    #: so a variable declared from it copies the value (`value_copy`).
+    tensor_element: bool = False
 
 
 def static_int(n: int) -> c.Expr:
@@ -548,11 +551,13 @@ class ExprLowerer:
             indices = [e.value for e in indices[0].elements]
         basex = self.materialize(base, False, node.value)
         if base.kind.cat in (Cat.TENSOR, Cat.TENSOR_SSA):
-            args = tuple(self.value(i, static=True, role=dsl_api.COORD) for i in indices)
+            coords = [(i, self.lower(i, dsl_api.COORD)) for i in indices]
+            args = tuple(self.materialize(v, True, i, dsl_api.COORD) for i, v in coords)
             # A subscript with a run-time index selects an element; with `None` a sub-tensor.
-            is_slice = any(_has_none(i) for i in indices)
+            is_slice = any(_has_none(i) or _kind_has_underscore(v.kind) for i, v in coords)
             kind = k.TENSOR if is_slice else k.VALUE
-            return Val(kind, c.Call(basex, args), node=node)
+            element = not is_slice and base.kind.cat is Cat.TENSOR
+            return Val(kind, c.Call(basex, args), node=node, tensor_element=element)
         if len(indices) == 1:
             idx = self.lower(indices[0])
             if idx.kind.cat is Cat.LITERAL and isinstance(idx.kind.value, int):
@@ -702,6 +707,21 @@ def _python_literal(value: object) -> str:
     if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
         return f'float("{value}")'
     return repr(value)
+
+
+def _kind_has_underscore(kind: Kind) -> bool:
+    """A coordinate (e.g. a variable bound to `((None, None), i)`) that keeps modes."""
+    if kind.cat is Cat.UNDERSCORE:
+        return True
+    if kind.cat is Cat.LITERAL:
+        return _literal_has_none(kind.value)
+    return kind.cat is Cat.TUPLE and any(_kind_has_underscore(e) for e in kind.elems)
+
+
+def _literal_has_none(value: object) -> bool:
+    if value is None:
+        return True
+    return isinstance(value, tuple) and any(_literal_has_none(v) for v in value)
 
 
 def _has_none(node: cst.BaseExpression) -> bool:

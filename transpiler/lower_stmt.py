@@ -255,6 +255,9 @@ class StmtLowerer:
             fc.env.define(Var(name, cxx, kind, line))
             return [c.Using(cxx, val.type)]
         expr = self.lw.materialize(val, True, node)
+        if val.tensor_element:
+            # `x = t[i]` binds the element's value, not a reference into t (DSL semantics).
+            expr = c.Call(c.Id("value_copy"), (expr,))
         decl_type = c.Type(kind.ctype) if kind.cat is Cat.DYNAMIC and kind.ctype else None
         fc.env.define(Var(name, cxx, kind, line))
         return [c.Decl(decl_type, (cxx,), expr)]

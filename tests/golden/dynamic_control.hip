@@ -27,7 +27,7 @@ BBX_GLOBAL BBX_LAUNCH_BOUNDS(MaxThreads) void row_stats_kernel(TensorX mX, Tenso
     // dynamic_control.py:30  for j in range(cols):
     for (int j = 0; j < cols; ++j) {
       // dynamic_control.py:31  v = mX[row, j]
-      auto v = mX(row, j);
+      auto v = value_copy(mX(row, j));
       // dynamic_control.py:32  if v > best:
       if (v > best) {
         // dynamic_control.py:33  best = v

@@ -222,3 +222,26 @@ def test_comments_are_kept() -> None:
         "f.py",
     )
     assert "  // fill the first element\n  // f.py:7  a[0] = 1.0  # trailing note\n" in result.text
+
+
+def test_element_reads_bind_values_not_references() -> None:
+    # A packed predicate element is a proxy in C++: `a = p[1]` must copy its value, so that a
+    # later `p[1] = True` does not change `a` (DSL semantics). Slices stay views.
+    code = _code(
+        """
+        @cute.kernel
+        def k(mA: cute.Tensor):
+            p = cute.make_rmem_tensor(cute.make_layout(4), cutlass.Boolean)
+            a = p[1]
+            p[1] = True
+            coord = ((None, None), 0)
+            row = mA[None, 0]
+            blk = mA[coord]
+            x = mA[0, 1]
+        """
+    )
+    assert "auto a = value_copy(p(_1{}));" in code
+    assert "p(_1{}) = true;" in code
+    assert "auto row = mA(_, _0{});" in code
+    assert "auto blk = mA(make_coord(make_coord(_, _), _0{}));" in code
+    assert "auto x = value_copy(mA(_0{}, _1{}));" in code

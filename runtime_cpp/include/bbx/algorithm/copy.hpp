@@ -200,7 +200,99 @@ BBX_HOST_DEVICE bool pred_at(P const& p) {
   }
 }
 
+// Packed predicates (see bit_pointer.hpp) owned by a register tensor: the bit of every element
+// is known at compile time, so "all V predicates of a chunk" is one mask test per word.
+template <class P> struct is_packed_pred : std::false_type {};
+template <int M, class L> struct is_packed_pred<Tensor<ArrayEngine<bool, M>, L>> : std::true_type {};
+
+template <int W>
+struct word_masks {
+  unsigned m[W] = {};
+};
+template <int I0, int V, int N, int M, class L>
+constexpr word_masks<(M + 31) / 32> chunk_word_masks() {
+  constexpr int PN = int(decltype(size(std::declval<L const&>()))::value);
+  word_masks<(M + 31) / 32> r{};
+  [&]<int... Ks>(std::integer_sequence<int, Ks...>) {
+    ((r.m[decltype(std::declval<L const&>()(Int<(PN == N ? I0 + Ks : (I0 + Ks) / (N / PN))>{}))::value / 32] |=
+      1u << (decltype(std::declval<L const&>()(Int<(PN == N ? I0 + Ks : (I0 + Ks) / (N / PN))>{}))::value % 32)),
+     ...);
+  }(std::make_integer_sequence<int, V>{});
+  return r;
+}
+
+// AND of the predicates of 1-D elements [I0, I0 + V), without short-circuit branches.
+template <int I0, int V, int N, class P>
+BBX_HOST_DEVICE bool pred_chunk_all(P const& p) {
+  if constexpr (is_packed_pred<std::remove_cvref_t<P>>::value) {
+    using PT = std::remove_cvref_t<P>;
+    constexpr int M = sizeof(typename PT::engine_type::words_type) * 8;
+    constexpr auto masks = chunk_word_masks<I0, V, N, M, typename PT::layout_type>();
+    auto const* words = p.data().words_;
+    bool all = true;
+    static_for<(M + 31) / 32>([&](auto w) {
+      constexpr unsigned mask = masks.m[decltype(w)::value];
+      if constexpr (mask != 0u) all = all & ((words[decltype(w)::value] & mask) == mask);
+    });
+    return all;
+  } else {
+    bool all = true;
+    static_for<V>([&](auto k) { all = all & pred_at<I0 + decltype(k)::value, N>(p); });
+    return all;
+  }
+}
+
 struct no_pred {};
+
+// One chunk of V elements of type T moved through a V*sizeof(T)-byte register: read as one access
+// when `wide`, else element by element (only the elements whose predicate holds; a register
+// destination keeps its other elements); then written as one access when `wide`, else element by
+// element under the same predicates.
+template <int V, int I0, int N, bool HasPred, class SIt, class SL, class DIt, class DL, class Pred>
+BBX_HOST_DEVICE void chunk_through_register(SIt const& s, SL const& sl, DIt const& d, DL const& dl,
+                                            Pred const& pred, bool wide) {
+  using T = std::remove_cv_t<typename SIt::value_type>;
+  using VT = arch::uint_bits_t<V * int(sizeof(T)) * 8>;
+  auto on = [&](auto k) {
+    if constexpr (HasPred) return pred_at<I0 + decltype(k)::value, N>(pred);
+    else return true;
+  };
+  T tmp[V];
+  VT reg;
+  if constexpr (is_memory_side_v<SIt>) {
+    if (wide) {
+      auto p = s + sl(Int<I0>{});
+      p.check(sizeof(VT), false);
+      reg = *reinterpret_cast<VT const*>(static_cast<void const*>(p.get()));
+    } else {
+      if constexpr (!is_memory_side_v<DIt>) {
+        static_for<V>([&](auto k) { tmp[k] = d[dl(Int<I0 + decltype(k)::value>{})]; });
+      }
+      static_for<V>([&](auto k) {
+        if (on(k)) tmp[k] = read_elem(s, sl(Int<I0 + decltype(k)::value>{}));
+      });
+      __builtin_memcpy(static_cast<void*>(&reg), static_cast<void const*>(tmp), sizeof(VT));
+    }
+  } else {
+    static_for<V>([&](auto k) { tmp[k] = s[sl(Int<I0 + decltype(k)::value>{})]; });
+    __builtin_memcpy(static_cast<void*>(&reg), static_cast<void const*>(tmp), sizeof(VT));
+  }
+  if constexpr (is_memory_side_v<DIt>) {
+    if (wide) {
+      auto p = d + dl(Int<I0>{});
+      p.check(sizeof(VT), true);
+      *reinterpret_cast<VT*>(static_cast<void*>(p.get())) = reg;
+    } else {
+      __builtin_memcpy(static_cast<void*>(tmp), static_cast<void const*>(&reg), sizeof(VT));
+      static_for<V>([&](auto k) {
+        if (on(k)) write_elem(d, dl(Int<I0 + decltype(k)::value>{}), tmp[k]);
+      });
+    }
+  } else {
+    __builtin_memcpy(static_cast<void*>(tmp), static_cast<void const*>(&reg), sizeof(VT));
+    static_for<V>([&](auto k) { d[dl(Int<I0 + decltype(k)::value>{})] = tmp[k]; });
+  }
+}
 
 // The chunked copy used by copy(atom, ...) (Mode 0) and autovec_copy (Mode 1).
 template <int V, bool RuntimeAlignCheck, class Src, class Dst, class Pred>
@@ -214,10 +306,7 @@ BBX_HOST_DEVICE void chunked_copy(Src const& src, Dst& dst, Pred const& pred) {
   static_for<N / V>([&](auto c) {
     constexpr int I0 = decltype(c)::value * V;
     bool all = true;
-    if constexpr (has_pred) {
-      // AND of the chunk's predicates, without short-circuit branches
-      static_for<V>([&](auto k) { all = all & pred_at<I0 + decltype(k)::value, N>(pred); });
-    }
+    if constexpr (has_pred) all = pred_chunk_all<I0, V, N>(pred);
     if constexpr (V > 1) {
       bool wide = all;
       if constexpr (RuntimeAlignCheck) {
@@ -225,7 +314,16 @@ BBX_HOST_DEVICE void chunked_copy(Src const& src, Dst& dst, Pred const& pred) {
         if constexpr (is_memory_side_v<decltype(s)>) wide = wide && addr_aligned(s, sl(Int<I0>{}), bytes);
         if constexpr (is_memory_side_v<decltype(d)>) wide = wide && addr_aligned(d, dl(Int<I0>{}), bytes);
       }
-      if (wide) {
+      using ST = std::remove_cv_t<typename decltype(s)::value_type>;
+      using DT = std::remove_cv_t<typename decltype(d)::value_type>;
+      if constexpr (std::is_same_v<ST, DT> &&
+                    (is_memory_side_v<decltype(s)> || is_memory_side_v<decltype(d)>)) {
+        // Both ways go through one V-element register: the narrow way fills it (or drains it)
+        // element by element, so the values reach (leave) the fragment in one form whichever
+        // way ran, instead of the element-wise form doubling the live registers.
+        chunk_through_register<V, I0, N, has_pred>(s, sl, d, dl, pred, wide);
+        return;
+      } else if (wide) {
         move_chunk<V, I0>(s, sl, d, dl);
         return;
       }

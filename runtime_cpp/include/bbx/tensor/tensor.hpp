@@ -18,6 +18,7 @@
 #include "bbx/layout/divide.hpp"
 #include "bbx/layout/composed_layout.hpp"
 #include "bbx/numeric.hpp"
+#include "bbx/tensor/bit_pointer.hpp"
 #include "bbx/tensor/pointer.hpp"
 #include "bbx/tensor/arith_tuple.hpp"
 #include "bbx/tensor/value.hpp"
@@ -43,6 +44,18 @@ struct ArrayEngine {
   T data_[N];
   BBX_HOST_DEVICE constexpr rmem_ptr<T> begin() { return rmem_ptr<T>(data_); }
   BBX_HOST_DEVICE constexpr rmem_ptr<T const> begin() const { return rmem_ptr<T const>(data_); }
+};
+
+// Booleans (predicate tensors) are packed 32 to a register word; see bit_pointer.hpp.
+template <int N>
+struct ArrayEngine<bool, N> {
+  using value_type = bool;
+  using element_type = bool;
+  using iterator = bit_ptr<false>;
+  using words_type = unsigned[(N + 31) / 32];
+  words_type words_ = {};
+  BBX_HOST_DEVICE constexpr bit_ptr<false> begin() { return bit_ptr<false>{words_, 0}; }
+  BBX_HOST_DEVICE constexpr bit_ptr<true> begin() const { return bit_ptr<true>{words_, 0}; }
 };
 
 template <class E> struct is_array_engine : std::false_type {};

@@ -2,6 +2,7 @@
 device-to-device copy measured in the same run (GB/s counts bytes read plus bytes written).
 
     python benchmarks/elementwise_add_bench.py [--m 16384] [--n 16384] [--iters 50]
+                                               [--dtype f32|bf16|f16]
 
 Needs an NVIDIA GPU with a CUDA torch; builds the sample through bbx (BBX_TARGET=cuda).
 """
@@ -24,6 +25,7 @@ def main() -> None:
     parser.add_argument("--m", type=int, default=16384)
     parser.add_argument("--n", type=int, default=16384)
     parser.add_argument("--iters", type=int, default=50)
+    parser.add_argument("--dtype", choices=["f32", "bf16", "f16"], default="f32")
     args = parser.parse_args()
     os.environ.setdefault("BBX_TARGET", "cuda")
 
@@ -40,8 +42,9 @@ def main() -> None:
     from cutlass.cute.runtime import from_dlpack
 
     m, n = args.m, args.n
-    a = torch.randn(m, n, device="cuda")
-    b = torch.randn(m, n, device="cuda")
+    dtype = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16}[args.dtype]
+    a = torch.randn(m, n, device="cuda", dtype=dtype)
+    b = torch.randn(m, n, device="cuda", dtype=dtype)
     c = torch.full_like(a, float("nan"))
     ta, tb, tc = (
         from_dlpack(t, assumed_align=16).mark_layout_dynamic(leading_dim=1) for t in (a, b, c)
@@ -60,7 +63,7 @@ def main() -> None:
         "device copy": (median_ms(lambda: out.copy_(a), args.iters), copy_bytes),
     }
     card = torch.cuda.get_device_name()
-    print(f"# {card}, f32 {m}x{n}, median of {args.iters}")
+    print(f"# {card}, {args.dtype} {m}x{n}, median of {args.iters}")
     copy_gbs = results["device copy"][1] / results["device copy"][0] / 1e6
     for name, (ms, nbytes) in results.items():
         gbs = nbytes / ms / 1e6

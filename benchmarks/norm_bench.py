@@ -4,6 +4,8 @@ bytes each op must move: softmax/norms read x and write y (plus the weight/bias 
 entropy reads the logits and the labels and writes one f32 loss per row.
 
     python benchmarks/norm_bench.py [--m 32768] [--n 8192] [--iters 50] [--dtypes bf16,f32]
+                                    [--threads 128,256,512]   (block sizes to sweep; default:
+                                                               the samples' own default)
 
 Needs an NVIDIA GPU with a CUDA torch; builds the samples through bbx (BBX_TARGET=cuda).
 """
@@ -33,7 +35,9 @@ def _load(name: str) -> ModuleType:
     return module
 
 
-def _bench_dtype(dtype_name: str, m: int, n: int, iters: int) -> list[tuple[str, float, int]]:
+def _bench_dtype(
+    dtype_name: str, m: int, n: int, iters: int, threads: int | None
+) -> list[tuple[str, float, int]]:
     import cutlass
     import torch
     import torch.nn.functional as F
@@ -64,20 +68,22 @@ def _bench_dtype(dtype_name: str, m: int, n: int, iters: int) -> list[tuple[str,
     softmax, rmsnorm, layernorm, cross_entropy = (
         _load(s) for s in ("softmax", "rmsnorm", "layernorm", "cross_entropy")
     )
+    block = {} if threads is None else {"threads": threads}
+    tag = "" if threads is None else f" t={threads}"
     ops: list[tuple[str, Callable[[], Any], Callable[[], Any], int]] = []
     for online in (False, True):
-        op = softmax.cute.compile(softmax.Softmax(online=online, max_n=n), tY, tX)
+        op = softmax.cute.compile(softmax.Softmax(online=online, max_n=n, **block), tY, tX)
         ref = lambda: torch.softmax(x, dim=-1)  # noqa: E731
-        name = "softmax online" if online else "softmax two-pass"
+        name = ("softmax online" if online else "softmax two-pass") + tag
         ops.append((name, lambda op=op: op(tY, tX), ref, io))
-    rms = rmsnorm.cute.compile(rmsnorm.RMSNorm(max_n=n), tY, tX, tW, eps)
-    ops.append(("rmsnorm", lambda: rms(tY, tX, tW, eps),
+    rms = rmsnorm.cute.compile(rmsnorm.RMSNorm(max_n=n, **block), tY, tX, tW, eps)
+    ops.append(("rmsnorm" + tag, lambda: rms(tY, tX, tW, eps),
                 lambda: F.rms_norm(x, (n,), w, 1e-5), io + row))  # fmt: skip
-    ln = layernorm.cute.compile(layernorm.LayerNorm(max_n=n), tY, tX, tW, tB, eps)
-    ops.append(("layernorm", lambda: ln(tY, tX, tW, tB, eps),
+    ln = layernorm.cute.compile(layernorm.LayerNorm(max_n=n, **block), tY, tX, tW, tB, eps)
+    ops.append(("layernorm" + tag, lambda: ln(tY, tX, tW, tB, eps),
                 lambda: F.layer_norm(x, (n,), w, b, 1e-5), io + 2 * row))  # fmt: skip
-    ce = cross_entropy.cute.compile(cross_entropy.CrossEntropy(max_n=n), tLoss, tX, tLabel)
-    ops.append(("cross_entropy", lambda: ce(tLoss, tX, tLabel),
+    ce = cross_entropy.cute.compile(cross_entropy.CrossEntropy(max_n=n, **block), tLoss, tX, tLabel)
+    ops.append(("cross_entropy" + tag, lambda: ce(tLoss, tX, tLabel),
                 lambda: F.cross_entropy(x, label, reduction="none"), ce_bytes))  # fmt: skip
 
     for name, run, ref, nbytes in ops:
@@ -85,7 +91,7 @@ def _bench_dtype(dtype_name: str, m: int, n: int, iters: int) -> list[tuple[str,
         loss.fill_(float("nan"))
         run()
         torch.cuda.synchronize()
-        got = loss if name == "cross_entropy" else y
+        got = loss if name.startswith("cross_entropy") else y
         expect = ref()
         torch.testing.assert_close(got.float(), expect.float(), rtol=tol, atol=tol)
         results.append((f"bbx {name}", median_ms(run, iters), nbytes))
@@ -100,6 +106,7 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=8192)
     parser.add_argument("--iters", type=int, default=50)
     parser.add_argument("--dtypes", default="bf16,f32")
+    parser.add_argument("--threads", default="", help="comma-separated block sizes to sweep")
     args = parser.parse_args()
     os.environ.setdefault("BBX_TARGET", "cuda")
 
@@ -109,7 +116,10 @@ def main() -> None:
 
     card = torch.cuda.get_device_name()
     for dtype_name in args.dtypes.split(","):
-        results = _bench_dtype(dtype_name, args.m, args.n, args.iters)
+        sweep = [int(t) for t in args.threads.split(",") if t] or [None]
+        results = [
+            r for t in sweep for r in _bench_dtype(dtype_name, args.m, args.n, args.iters, t)
+        ]
         copy_ms, copy_bytes = next((ms, nb) for name, ms, nb in results if name == "device copy")
         copy_gbs = copy_bytes / copy_ms / 1e6
         print(f"# {card}, {dtype_name} {args.m}x{args.n}, median of {args.iters}")

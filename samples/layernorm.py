@@ -107,6 +107,18 @@ class LayerNorm:
         tXrX = cute.make_fragment_like(tXgX)
         tXrX.fill(0.0)
         cute.copy(tiled_copy, tXgX, tXrX, pred=tXpX)
+        # The weight and bias rows (same type and tiling as x) are fetched with x, so that their
+        # latency hides behind the reductions instead of following them.
+        tXrW = cute.make_fragment_like(tXgX)
+        tXrB = cute.make_fragment_like(tXgX)
+        if cutlass.const_expr(mW is not None):
+            tXrW.fill(0.0)
+            cute.copy(tiled_copy, thr_copy.partition_S(cute.local_tile(mW, tiler, (0, 0))), tXrW,
+                      pred=tXpX)
+        if cutlass.const_expr(mB is not None):
+            tXrB.fill(0.0)
+            cute.copy(tiled_copy, thr_copy.partition_S(cute.local_tile(mB, tiler, (0, 0))), tXrB,
+                      pred=tXpX)
 
         x = tXrX.load().to(cutlass.Float32)
         row_sum = self.block_reduce(
@@ -125,18 +137,8 @@ class LayerNorm:
         y = xc * rstd
 
         if cutlass.const_expr(mW is not None):
-            gW = cute.local_tile(mW, tiler, (0, 0))
-            tXgW = thr_copy.partition_S(gW)
-            tXrW = cute.make_fragment_like(tXgW)
-            tXrW.fill(0.0)
-            cute.copy(tiled_copy, tXgW, tXrW, pred=tXpX)
             y = y * tXrW.load().to(cutlass.Float32)
         if cutlass.const_expr(mB is not None):
-            gB = cute.local_tile(mB, tiler, (0, 0))
-            tXgB = thr_copy.partition_S(gB)
-            tXrB = cute.make_fragment_like(tXgB)
-            tXrB.fill(0.0)
-            cute.copy(tiled_copy, tXgB, tXrB, pred=tXpX)
             y = y + tXrB.load().to(cutlass.Float32)
 
         tXrY = cute.make_fragment_like(tXrX)

@@ -23,6 +23,7 @@ TYPE_C = "type_c"  # a dtype used as a value: type_c<T>{}
 MODE = "mode"  # mode=[i, j] -> template arguments <i, j>
 IGNORED = "ignored"  # accepted and dropped (NVIDIA-only hints such as mask=)
 FASTMATH = "fastmath"  # a literal bool: True selects the function's fast form (`Fn.fast`)
+SHUFFLE_CONTROL = "mask_and_clamp"  # the PTX c operand of a shuffle: arch::mask_and_clamp(c)
 
 FIRST = "first"  # result kind: the kind of the first argument
 
@@ -35,6 +36,7 @@ class Fn:
     required: int = 1  # how many leading params are required
     extra_ignored: tuple[str, ...] = field(default=("loc", "ip"))
     fast: str | None = None  # the C++ name used with fastmath=True
+    defaults: tuple[tuple[str, str], ...] = ()  # (param, C++ literal) used when it is not given
 
 
 def _fn(
@@ -43,10 +45,14 @@ def _fn(
     result: Kind | str | None,
     required: int | None = None,
     fast: str | None = None,
+    defaults: tuple[tuple[str, str], ...] = (),
 ) -> Fn:
     pairs = tuple(tuple(p.split(":")) for p in params.split()) if params else ()
     n = len(pairs) if required is None else required
-    return Fn(cxx, pairs, result, n, fast=fast)  # type: ignore[arg-type]
+    return Fn(cxx, pairs, result, n, fast=fast, defaults=defaults)  # type: ignore[arg-type]
+
+
+_SHUFFLE = "value:value offset:value mask:ignored mask_and_clamp:mask_and_clamp"
 
 
 def _math(name: str, fast: str | None = None) -> Fn:
@@ -117,10 +123,15 @@ FUNCTIONS: dict[str, Fn] = {
     A + "barrier": _fn(
         "arch::sync_threads", "barrier_id:ignored number_of_threads:ignored", None, 0
     ),
-    A + "shuffle_sync": _fn("arch::shuffle_sync", "value:value offset:value", FIRST),
-    A + "shuffle_sync_bfly": _fn("arch::shuffle_sync_bfly", "value:value offset:value", FIRST),
-    A + "shuffle_sync_down": _fn("arch::shuffle_sync_down", "value:value offset:value", FIRST),
-    A + "shuffle_sync_up": _fn("arch::shuffle_sync_up", "value:value offset:value", FIRST),
+    # mask= (the member mask) is dropped: every lane of a DSL warp takes part on every target.
+    A + "shuffle_sync": _fn("arch::shuffle_sync", _SHUFFLE, FIRST, 2),
+    A + "shuffle_sync_bfly": _fn("arch::shuffle_sync_bfly", _SHUFFLE, FIRST, 2),
+    A + "shuffle_sync_down": _fn("arch::shuffle_sync_down", _SHUFFLE, FIRST, 2),
+    # The DSL's default mask_and_clamp (31) keeps every lane's own value in an `up` shuffle;
+    # spelled out so that the generated code says what runs.
+    A + "shuffle_sync_up": _fn(
+        "arch::shuffle_sync_up", _SHUFFLE, FIRST, 2, defaults=(("mask_and_clamp", "31"),)
+    ),
     A + "vote_ballot_sync": _fn("arch::vote_ballot", "pred:value", _INT),
     A + "vote_any_sync": _fn("arch::vote_any", "pred:value", _BOOL),
     A + "vote_all_sync": _fn("arch::vote_all", "pred:value", _BOOL),
@@ -179,7 +190,7 @@ ALLOCATOR_METHODS: dict[str, Fn] = {
 }
 
 #: Keyword arguments accepted and dropped, per function (NVIDIA-only hints).
-IGNORED_KEYWORDS = {"loc", "ip", "mask", "mask_and_clamp", "width"}
+IGNORED_KEYWORDS = {"loc", "ip", "mask", "width"}
 
 #: Objects constructed from a DSL class: `cute.nvgpu.CopyUniversalOp()` -> `CopyUniversalOp{}`.
 OP_CLASSES = {

@@ -171,11 +171,17 @@ def _table_call(
     first_kind: Kind | None = None
     cxx = spec.cxx
     keywords = {a.keyword.value for a in node.args if a.keyword is not None}
+    defaults = dict(spec.defaults)
     for pname, role in spec.params:
         if pname not in bound:
+            if pname in defaults and role == dsl_api.SHUFFLE_CONTROL:
+                args.append(c.Call(c.Id("arch::mask_and_clamp"), (c.Lit(defaults[pname]),)))
             continue
         arg = bound[pname]
-        if role == dsl_api.FASTMATH:
+        if role == dsl_api.SHUFFLE_CONTROL:
+            x = lw.materialize(lw.lower(arg, dsl_api.VALUE), False, arg, dsl_api.VALUE)
+            args.append(c.Call(c.Id("arch::mask_and_clamp"), (x,)))
+        elif role == dsl_api.FASTMATH:
             if _literal_flag(lw, arg, pname) and spec.fast is not None:
                 cxx = spec.fast
         elif role == dsl_api.MODE:

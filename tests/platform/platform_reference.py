@@ -59,6 +59,33 @@ def shuffle_sources(n: int, group: int, width: int, kind: str, param) -> np.ndar
     return base + s
 
 
+def ptx_shuffle_sources(n: int, mode: str, b, c: int) -> np.ndarray:
+    """Global index each thread reads under PTX shfl.sync with operand c (the DSL's
+    mask_and_clamp), written from the PTX ISA's pseudo-code: c[12:8] segment mask, c[4:0] clamp,
+    groups of 32 lanes; a lane whose source fails the bound reads its own value."""
+    g = np.arange(n)
+    lane = g % 32
+    segmask, clamp = (c >> 8) & 31, c & 31
+    bval = np.asarray(b) & 31
+    min_lane = lane & segmask
+    max_lane = min_lane | (clamp & ~segmask)
+    if mode == "up":
+        j = lane - bval
+        ok = j >= max_lane
+    elif mode == "down":
+        j = lane + bval
+        ok = j <= max_lane
+    elif mode == "bfly":
+        j = lane ^ bval
+        ok = j <= max_lane
+    elif mode == "idx":
+        j = min_lane | (bval & ~segmask)
+        ok = j <= max_lane
+    else:
+        raise ValueError(mode)
+    return g - lane + np.where(ok, j, lane)
+
+
 def check_suite(a: dict[str, np.ndarray]) -> list[str]:
     """Compares every output of `platform_main suite` with numpy; returns the failures."""
     fails: list[str] = []
@@ -112,6 +139,18 @@ def check_suite(a: dict[str, np.ndarray]) -> list[str]:
         )
         k += 1
     expect("shuffle widths", k == (7 if wave == 64 else 6), f"ran {k}")
+
+    # shuffles with mask_and_clamp
+    k = 0
+    while f"mc{k}_params" in a:
+        b, c = (int(v) for v in a[f"mc{k}_params"])
+        x = a["mc_in"]
+        for mode in ("idx", "up", "down", "bfly"):
+            operand = a["mc_src"] if mode == "idx" else b
+            ref = x[ptx_shuffle_sources(x.size, mode, operand, c)]
+            expect(f"mc{k} {mode} b={b} c={c:#x}", np.array_equal(a[f"mc{k}_{mode}"], ref))
+        k += 1
+    expect("mask_and_clamp cases", k == 12, f"ran {k}")
 
     # block reduction
     x = a["br_in"].astype(np.float64)

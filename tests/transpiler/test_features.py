@@ -245,3 +245,25 @@ def test_element_reads_bind_values_not_references() -> None:
     assert "auto row = mA(_, _0{});" in code
     assert "auto blk = mA(make_coord(make_coord(_, _), _0{}));" in code
     assert "auto x = value_copy(mA(_0{}, _1{}));" in code
+
+
+def test_shuffle_mask_and_clamp() -> None:
+    # mask_and_clamp is the PTX c operand: passed through (positionally or by keyword); the
+    # member mask is dropped; an `up` shuffle without it gets the DSL's default 31 spelled out.
+    code = _code(
+        """
+        @cute.kernel
+        def k(mA: cute.Tensor):
+            v = mA[0]
+            a = cute.arch.shuffle_sync_bfly(v, offset=1, mask=-1, mask_and_clamp=31)
+            b = cute.arch.shuffle_sync_up(v, 2, mask_and_clamp=0)
+            c = cute.arch.shuffle_sync_up(v, 2)
+            d = cute.arch.shuffle_sync_down(v, 4, 0xFFFFFFFF, 0x181F)
+            e = cute.arch.shuffle_sync(v, 0)
+        """
+    )
+    assert "auto a = arch::shuffle_sync_bfly(v, /*offset=*/1, arch::mask_and_clamp(31));" in code
+    assert "auto b = arch::shuffle_sync_up(v, 2, arch::mask_and_clamp(0));" in code
+    assert "auto c = arch::shuffle_sync_up(v, 2, arch::mask_and_clamp(31));" in code
+    assert "auto d = arch::shuffle_sync_down(v, 4, arch::mask_and_clamp(6175));" in code
+    assert "auto e = arch::shuffle_sync(v, 0);" in code

@@ -89,6 +89,18 @@ BBX_GLOBAL void shuffle_mix(const double* a, const int* src, const long long* b,
   o4[g] = arch::shuffle_sync_bfly(d[g], mask, width);
 }
 
+// Shuffles with the DSL's mask_and_clamp (the PTX c operand) on 32-bit values; `src` per thread
+// for idx, `b` for the other modes.
+BBX_GLOBAL void shuffle_clamped(const unsigned* in, const int* src, unsigned* o_idx, unsigned* o_up,
+                                unsigned* o_down, unsigned* o_bfly, int b, int c) {
+  const int g = gid_1d();
+  const arch::mask_and_clamp mc(c);
+  o_idx[g] = arch::shuffle_sync(in[g], src[g], mc);
+  o_up[g] = arch::shuffle_sync_up(in[g], b, mc);
+  o_down[g] = arch::shuffle_sync_down(in[g], b, mc);
+  o_bfly[g] = arch::shuffle_sync_bfly(in[g], b, mc);
+}
+
 // Block sum: reduce each wavefront with shuffles (width = wavefront size), then the first
 // wavefront reduces the per-wave partials kept in dynamic shared memory.
 BBX_GLOBAL void block_reduce(const float* in, float* out, int n) {

@@ -146,6 +146,32 @@ int run_suite(unsigned seed, const char* path) {
       out.put((p + "xor").c_str(), o4.down());
     }
   }
+  {  // shuffles with mask_and_clamp: CUDA widths, the DSL default (31) and random segment/clamp
+    const int n = 256, blk = 128;
+    Buf<unsigned> in(n);
+    Buf<int> src(n);
+    for (int i = 0; i < n; ++i) {
+      in.h[i] = rng.u32();
+      src.h[i] = rng.below(64);
+    }
+    in.up(); src.up();
+    out.put("mc_in", in.h); out.put("mc_src", src.h);
+    std::vector<int> cs = {31, 0, (32 - 16) << 8, ((32 - 8) << 8) | 31, ((32 - 4) << 8) | 31};
+    for (int i = 0; i < 7; ++i) cs.push_back((rng.below(32) << 8) | rng.below(32));
+    int k = 0;
+    for (int c : cs) {
+      const int b = rng.below(40);
+      Buf<unsigned> oi(n), ou(n), od(n), ob(n);
+      bbx::launch(shuffle_clamped, bbx::dim3(n / blk), bbx::dim3(blk), 0, s, in.d, src.d, oi.d, ou.d,
+                  od.d, ob.d, b, c);
+      const std::string p = "mc" + std::to_string(k++) + "_";
+      out.put((p + "params").c_str(), std::vector<int>{b, c});
+      out.put((p + "idx").c_str(), oi.down());
+      out.put((p + "up").c_str(), ou.down());
+      out.put((p + "down").c_str(), od.down());
+      out.put((p + "bfly").c_str(), ob.down());
+    }
+  }
   {  // block reduction
     const int n = 10000, blk = 256, grid = (n + blk - 1) / blk;
     Buf<float> in(n), o(grid);

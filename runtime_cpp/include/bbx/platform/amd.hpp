@@ -157,6 +157,33 @@ BBX_DEVICE T shuffle_sync_up(const T& v, int delta, int width = 32) {
   return detail::per_word(v, [src](int x) { return detail::bpermute(src, x); });
 }
 
+// With the DSL's mask_and_clamp: a constant c that encodes a CUDA width takes that width's path
+// (DPP / ds_swizzle where it has one); any other c follows the PTX rule through ds_bpermute.
+template <::bbx::detail::shfl_mode Mode, class T, class WidthFn>
+BBX_DEVICE T shuffle_clamped(const T& v, int b, mask_and_clamp c, WidthFn with_width) {
+  if (__builtin_constant_p(c.c) && ::bbx::detail::shfl_width_of(Mode, c.c) != 0)
+    return with_width(::bbx::detail::shfl_width_of(Mode, c.c));
+  const int lane = detail::wave_lane();
+  const int src = (lane & 32) + ::bbx::detail::shfl_src_ptx(Mode, lane & 31, b, c.c);
+  return detail::per_word(v, [src](int x) { return detail::bpermute(src, x); });
+}
+template <class T>
+BBX_DEVICE T shuffle_sync(const T& v, int b, mask_and_clamp c) {
+  return shuffle_clamped<::bbx::detail::shfl_mode::idx>(v, b, c, [&](int w) { return shuffle_sync(v, b, w); });
+}
+template <class T>
+BBX_DEVICE T shuffle_sync_up(const T& v, int b, mask_and_clamp c) {
+  return shuffle_clamped<::bbx::detail::shfl_mode::up>(v, b, c, [&](int w) { return shuffle_sync_up(v, b, w); });
+}
+template <class T>
+BBX_DEVICE T shuffle_sync_down(const T& v, int b, mask_and_clamp c) {
+  return shuffle_clamped<::bbx::detail::shfl_mode::down>(v, b, c, [&](int w) { return shuffle_sync_down(v, b, w); });
+}
+template <class T>
+BBX_DEVICE T shuffle_sync_bfly(const T& v, int b, mask_and_clamp c) {
+  return shuffle_clamped<::bbx::detail::shfl_mode::bfly>(v, b, c, [&](int w) { return shuffle_sync_bfly(v, b, w); });
+}
+
 // Bit i = predicate of lane i of the caller's 32-lane half-wave.
 BBX_DEVICE unsigned vote_ballot(bool pred) {
   const unsigned long long b = __builtin_amdgcn_ballot_w64(pred);

@@ -84,9 +84,44 @@ BBX_HOST_DEVICE constexpr int shfl_src_up(int lane, int delta, int width) {
   delta = shfl_operand(delta, width);
   return ((lane & (width - 1)) - delta < 0) ? lane : lane - delta;
 }
+
+// PTX shfl.sync with the packed `c` operand that the DSL passes as `mask_and_clamp`: c[12:8] is
+// a segment mask, c[4:0] a clamp lane. Returns the lane (within the 32-lane warp) that `lane`
+// reads, or `lane` itself where PTX keeps the caller's own value. CUDA's `width` w is
+// c = ((32 - w) << 8) | 31 (idx, down, bfly) or c = (32 - w) << 8 (up); the DSL's default for
+// every mode is c = 31, so a DSL `shuffle_sync_up` without mask_and_clamp= keeps every value.
+enum class shfl_mode { idx, up, down, bfly };
+BBX_HOST_DEVICE constexpr int shfl_src_ptx(shfl_mode mode, int lane, int b, int c) {
+  const int segmask = (c >> 8) & 31, clamp = c & 31, bval = b & 31;
+  const int min_lane = lane & segmask;
+  const int max_lane = min_lane | (clamp & ~segmask);
+  int j = lane;
+  bool ok = false;
+  switch (mode) {
+    case shfl_mode::up: j = lane - bval; ok = j >= max_lane; break;
+    case shfl_mode::down: j = lane + bval; ok = j <= max_lane; break;
+    case shfl_mode::bfly: j = lane ^ bval; ok = j <= max_lane; break;
+    case shfl_mode::idx: j = min_lane | (bval & ~segmask); ok = j <= max_lane; break;
+  }
+  return ok ? j : lane;
+}
+// The CUDA width w that `c` encodes for `mode` (0: none — the general PTX rule applies).
+BBX_HOST_DEVICE constexpr int shfl_width_of(shfl_mode mode, int c) {
+  for (int w = 1; w <= 32; w *= 2) {
+    const int seg = (32 - w) << 8;
+    if (c == (mode == shfl_mode::up ? seg : (seg | 31))) return w;
+  }
+  return 0;
+}
 }  // namespace detail
 
 namespace arch {
+// `mask_and_clamp=` of the DSL's shuffles (the PTX `c` operand; see detail::shfl_src_ptx).
+struct mask_and_clamp {
+  int c;
+  BBX_HOST_DEVICE constexpr explicit mask_and_clamp(int v) : c(v) {}
+};
+
 // `cute.arch.make_warp_uniform(x)`: a hint that x is equal across the warp. A DSL warp is half an
 // AMD wavefront, whose two halves may hold different values, so it is the identity everywhere.
 template <class T>

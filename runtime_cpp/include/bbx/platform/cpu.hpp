@@ -169,6 +169,20 @@ inline T shuffle_sync_up(const T& v, int delta, int width = 32,
       "shuffle_sync_up", loc);
 }
 
+// With the DSL's mask_and_clamp (PTX semantics within the caller's 32-lane warp).
+#define BBX_SIM_SHUFFLE_CLAMPED(NAME, MODE)                                                      \
+  template <class T>                                                                             \
+  inline T NAME(const T& v, int b, mask_and_clamp c,                                             \
+                std::source_location loc = std::source_location::current()) {                    \
+    return detail::shuffle_impl(                                                                 \
+        v, 32, [=](int lane) { return bbx::detail::shfl_src_ptx(MODE, lane, b, c.c); }, #NAME, loc); \
+  }
+BBX_SIM_SHUFFLE_CLAMPED(shuffle_sync, bbx::detail::shfl_mode::idx)
+BBX_SIM_SHUFFLE_CLAMPED(shuffle_sync_up, bbx::detail::shfl_mode::up)
+BBX_SIM_SHUFFLE_CLAMPED(shuffle_sync_down, bbx::detail::shfl_mode::down)
+BBX_SIM_SHUFFLE_CLAMPED(shuffle_sync_bfly, bbx::detail::shfl_mode::bfly)
+#undef BBX_SIM_SHUFFLE_CLAMPED
+
 // Bit i = predicate of lane i of the caller's 32-lane warp (lanes past the end of the block: 0).
 inline std::uint32_t vote_ballot(bool pred,
                                  std::source_location loc = std::source_location::current()) {

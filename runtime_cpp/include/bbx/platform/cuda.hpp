@@ -71,6 +71,23 @@ BBX_DEVICE T shuffle_sync_up(const T& v, int delta, int width = 32) {
   return detail::per_word(v, [=](unsigned x) { return __shfl_up_sync(detail::kFullMask, x, static_cast<unsigned>(delta), width); });
 }
 
+// With the DSL's mask_and_clamp: the PTX instruction itself, c passed through.
+#define BBX_CUDA_SHUFFLE_CLAMPED(NAME, MODE)                                                     \
+  template <class T>                                                                             \
+  BBX_DEVICE T NAME(const T& v, int b, mask_and_clamp c) {                                       \
+    return detail::per_word(v, [=](unsigned x) {                                                 \
+      unsigned r;                                                                                \
+      asm volatile("shfl.sync." MODE ".b32 %0, %1, %2, %3, %4;"                                  \
+                   : "=r"(r) : "r"(x), "r"(b), "r"(c.c), "r"(detail::kFullMask));                \
+      return r;                                                                                  \
+    });                                                                                          \
+  }
+BBX_CUDA_SHUFFLE_CLAMPED(shuffle_sync, "idx")
+BBX_CUDA_SHUFFLE_CLAMPED(shuffle_sync_up, "up")
+BBX_CUDA_SHUFFLE_CLAMPED(shuffle_sync_down, "down")
+BBX_CUDA_SHUFFLE_CLAMPED(shuffle_sync_bfly, "bfly")
+#undef BBX_CUDA_SHUFFLE_CLAMPED
+
 BBX_DEVICE unsigned vote_ballot(bool pred) { return __ballot_sync(detail::kFullMask, pred); }
 BBX_DEVICE bool vote_any(bool pred) { return __any_sync(detail::kFullMask, pred) != 0; }
 BBX_DEVICE bool vote_all(bool pred) { return __all_sync(detail::kFullMask, pred) != 0; }

@@ -1,0 +1,86 @@
+"""`mask_and_clamp=` on DSL shuffles (the PTX c operand), run on the simulator against torch:
+a full-warp inclusive scan (`up`, c = 0), a scan within 8-lane segments (c = 24 << 8), and the
+DSL default c = 31, with which an `up` shuffle returns every lane's own value."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from .conftest import ROOT
+
+KERNEL = '''
+import cutlass
+import cutlass.cute as cute
+
+
+@cute.kernel
+def scans_kernel(mX: cute.Tensor, mFull: cute.Tensor, mSeg: cute.Tensor, mDefault: cute.Tensor):
+    tidx, _, _ = cute.arch.thread_idx()
+    bidx, _, _ = cute.arch.block_idx()
+    lane = cute.arch.lane_idx()
+    i = bidx * 32 + tidx
+    full = mX[i]
+    seg = mX[i]
+    for k in cutlass.range_constexpr(5):
+        d = 1 << k
+        up = cute.arch.shuffle_sync_up(full, d, mask=0xFFFFFFFF, mask_and_clamp=0)
+        if lane >= d:
+            full = full + up
+    for k in cutlass.range_constexpr(3):
+        d = 1 << k
+        up = cute.arch.shuffle_sync_up(seg, offset=d, mask_and_clamp=(32 - 8) << 8)
+        if lane % 8 >= d:
+            seg = seg + up
+    mFull[i] = full
+    mSeg[i] = seg
+    mDefault[i] = cute.arch.shuffle_sync_up(mX[i], 1)
+
+
+@cute.jit
+def scans(mX: cute.Tensor, mFull: cute.Tensor, mSeg: cute.Tensor, mDefault: cute.Tensor):
+    n = cute.size(mX)
+    scans_kernel(mX, mFull, mSeg, mDefault).launch(grid=[n // 32, 1, 1], block=[32, 1, 1])
+'''
+
+DRIVER = '''
+import torch
+from cutlass.cute.runtime import from_dlpack
+
+from scan_kernels import scans
+
+x = torch.randint(-1000, 1000, (4 * 32,), dtype=torch.int32)
+full, seg, default = (torch.full_like(x, -7) for _ in range(3))
+scans(*(from_dlpack(t) for t in (x, full, seg, default)))
+assert torch.equal(full, x.view(-1, 32).cumsum(1, dtype=torch.int32).view(-1)), "full-warp scan"
+assert torch.equal(seg, x.view(-1, 8).cumsum(1, dtype=torch.int32).view(-1)), "8-lane scan"
+assert torch.equal(default, x), "mask_and_clamp=31 keeps each lane's value"
+print("PASS")
+'''
+
+
+def test_scans_on_simulator(tmp_path: Path) -> None:
+    (tmp_path / "scan_kernels.py").write_text(KERNEL)
+    script = tmp_path / "driver.py"
+    script.write_text(textwrap.dedent(DRIVER))
+    env = {
+        **os.environ,
+        "BBX_CACHE_DIR": str(tmp_path / "cache"),
+        "BBX_TARGET": "cpu",
+        "BBX_SIM_CHECK": "1",
+        "PYTHONPATH": str(tmp_path),
+    }
+    proc = subprocess.run(
+        [sys.executable, "-m", "bbx.cli", "run", str(script)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stdout[-8000:]
+    assert "PASS" in proc.stdout, proc.stdout[-8000:]

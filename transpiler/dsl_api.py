@@ -37,6 +37,8 @@ class Fn:
     extra_ignored: tuple[str, ...] = field(default=("loc", "ip"))
     fast: str | None = None  # the C++ name used with fastmath=True
     defaults: tuple[tuple[str, str], ...] = ()  # (param, C++ literal) used when it is not given
+    #: The call site's number is the first template argument (one static allocation per site).
+    per_site: bool = False
 
 
 def _fn(
@@ -46,10 +48,11 @@ def _fn(
     required: int | None = None,
     fast: str | None = None,
     defaults: tuple[tuple[str, str], ...] = (),
+    per_site: bool = False,
 ) -> Fn:
     pairs = tuple(tuple(p.split(":")) for p in params.split()) if params else ()
     n = len(pairs) if required is None else required
-    return Fn(cxx, pairs, result, n, fast=fast, defaults=defaults)  # type: ignore[arg-type]
+    return Fn(cxx, pairs, result, n, fast=fast, defaults=defaults, per_site=per_site)  # type: ignore[arg-type]
 
 
 _SHUFFLE = "value:value offset:value mask:ignored mask_and_clamp:mask_and_clamp"
@@ -135,6 +138,15 @@ FUNCTIONS: dict[str, Fn] = {
     A + "vote_ballot_sync": _fn("arch::vote_ballot", "pred:value", _INT),
     A + "vote_any_sync": _fn("arch::vote_any", "pred:value", _BOOL),
     A + "vote_all_sync": _fn("arch::vote_all", "pred:value", _BOOL),
+    # Shared memory: a static array per call site, and the base of the dynamic allocation.
+    A + "alloc_smem": _fn(
+        "arch::alloc_smem",
+        "element_type:type_c size_in_elems:any alignment:any",
+        k.VALUE,
+        2,
+        per_site=True,
+    ),
+    A + "get_dyn_smem": _fn("arch::get_dyn_smem", "element_type:type_c alignment:any", k.VALUE, 1),
     A + "atomic_add": _fn("arch::atomic_add", "ptr:any value:value", _INT),
     A + "atomic_max": _fn("arch::atomic_max", "ptr:any value:value", _INT),
     A + "atomic_min": _fn("arch::atomic_min", "ptr:any value:value", _INT),

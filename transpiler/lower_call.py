@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import zlib
+
 import libcst as cst
 
 from . import cxx_ast as c
@@ -200,6 +202,11 @@ def _table_call(
             if role == dsl_api.VALUE and pname in keywords:
                 x = c.Annotated(f"{pname}=", x)
             args.append(x)
+    if spec.per_site:
+        # A stable number for this call (module and position): its own static allocation.
+        line, col = lw.mod.position(node)
+        site = zlib.crc32(f"{lw.mod.file_name}:{line}:{col}".encode()) & 0x7FFFFFFF
+        targs.insert(0, c.Lit(str(site)))
     result = spec.result
     if result == dsl_api.FIRST:
         result = first_kind if first_kind is not None else k.VALUE

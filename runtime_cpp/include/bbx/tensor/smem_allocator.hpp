@@ -57,4 +57,32 @@ struct SmemAllocator {
   }
 };
 
+namespace arch {
+// `cute.arch.alloc_smem(element_type, size_in_elems, alignment)`: a static shared array of
+// `size_in_elems` elements, aligned to `alignment` bytes (default: the element size), one per
+// block. `Site` numbers the call site (the translator derives it from the module and position),
+// so that every call in the source has an array of its own, also inside loops and helpers.
+template <int Site, class DType, class Count, class Align = Int<int(sizeof(dtype_t<DType>))>>
+BBX_DEVICE auto alloc_smem(DType const&, Count const&, Align const& = {}) {
+  using T = dtype_t<DType>;
+  static_assert(is_C_v<Count> && is_C_v<Align>,
+                "alloc_smem: the size and the alignment must be compile-time integers");
+  constexpr int A = int(Align::value) > int(alignof(T)) ? int(Align::value) : int(alignof(T));
+  static_assert((A & (A - 1)) == 0, "alloc_smem: the alignment must be a power of two");
+  alignas(A) BBX_SHARED T storage[Count::value];
+  return make_smem_ptr<A>(&storage[0]);
+}
+
+// `cute.arch.get_dyn_smem(element_type, alignment)`: the start of the block's dynamic shared
+// memory (`launch(smem=...)`), which is 16-byte aligned on every target.
+template <class DType, class Align = Int<int(sizeof(dtype_t<DType>))>>
+BBX_DEVICE auto get_dyn_smem(DType const&, Align const& = {}) {
+  using T = dtype_t<DType>;
+  static_assert(is_C_v<Align> && Align::value <= 16,
+                "get_dyn_smem: the dynamic shared memory base is only known to be 16-byte aligned");
+  constexpr int A = int(Align::value) > int(alignof(T)) ? int(Align::value) : int(alignof(T));
+  return make_smem_ptr<A>(dynamic_smem<T>());
+}
+}  // namespace arch
+
 }  // namespace bbx

@@ -109,16 +109,16 @@ class LayerNorm:
         cute.copy(tiled_copy, tXgX, tXrX, pred=tXpX)
         # The weight and bias rows (same type and tiling as x) are fetched with x, so that their
         # latency hides behind the reductions instead of following them.
-        tXrW = cute.make_fragment_like(tXgX)
-        tXrB = cute.make_fragment_like(tXgX)
         if cutlass.const_expr(mW is not None):
+            tXgW = thr_copy.partition_S(cute.local_tile(mW, tiler, (0, 0)))
+            tXrW = cute.make_fragment_like(tXgW)
             tXrW.fill(0.0)
-            cute.copy(tiled_copy, thr_copy.partition_S(cute.local_tile(mW, tiler, (0, 0))), tXrW,
-                      pred=tXpX)
+            cute.copy(tiled_copy, tXgW, tXrW, pred=tXpX)
         if cutlass.const_expr(mB is not None):
+            tXgB = thr_copy.partition_S(cute.local_tile(mB, tiler, (0, 0)))
+            tXrB = cute.make_fragment_like(tXgB)
             tXrB.fill(0.0)
-            cute.copy(tiled_copy, thr_copy.partition_S(cute.local_tile(mB, tiler, (0, 0))), tXrB,
-                      pred=tXpX)
+            cute.copy(tiled_copy, tXgB, tXrB, pred=tXpX)
 
         x = tXrX.load().to(cutlass.Float32)
         row_sum = self.block_reduce(

@@ -191,6 +191,15 @@ class If:
 
 
 @dataclass(frozen=True)
+class BranchValues:
+    """`auto [names] = [&] { <branch> }();` — a `const_expr` branch whose variables are used
+    after it (Python scoping): each arm of `branch` ends by returning them as a tuple."""
+
+    names: tuple[str, ...]
+    branch: If
+
+
+@dataclass(frozen=True)
 class For:
     var: str
     start: Expr
@@ -246,6 +255,7 @@ Stmt = (
     | ExprStmt
     | Assign
     | If
+    | BranchValues
     | For
     | While
     | Return

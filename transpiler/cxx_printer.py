@@ -121,6 +121,9 @@ def stmt_lines(s: c.Stmt, depth: int) -> list[str]:
         return [f"{pad}static_assert({expr_text(s.cond)}, {_string_literal(s.message)});"]
     if isinstance(s, c.If):
         return _if_lines(s, depth)
+    if isinstance(s, c.BranchValues):
+        head = f"{pad}[[maybe_unused]] auto [{', '.join(s.names)}] = [&] {{"
+        return [head, *_if_lines(s.branch, depth + 1), f"{pad}}}();"]
     if isinstance(s, c.For):
         lines = [] if s.unroll is None else [f"{pad}#pragma unroll {s.unroll}".rstrip()]
         cmp = ">" if s.descending else "<"

@@ -20,6 +20,7 @@ from .kinds import Cat, Kind
 from .lower_call import argument, callee_params
 from .lower_expr import ExprLowerer, Val
 from .scope import DYNAMIC_IF, DYNAMIC_LOOP, STATIC_IF, STATIC_LOOP, Var
+from .walk import walk
 
 _AUG_OPS: dict[type, str] = {
     cst.AddAssign: "+=", cst.SubtractAssign: "-=", cst.MultiplyAssign: "*=",
@@ -509,6 +510,8 @@ class StmtLowerer:
             return [note, *self.block(body)]
         cond = self.lw.materialize(val, static, s.test)
         region = STATIC_IF if static else DYNAMIC_IF
+        if static and not isinstance(s.orelse, cst.If) and not _has_jump(s):
+            return self._static_if(s, cond)
         then = self._scoped(region, s.body)
         other: list[c.Stmt] = []
         if isinstance(s.orelse, cst.If):
@@ -519,6 +522,74 @@ class StmtLowerer:
         elif isinstance(s.orelse, cst.Else):
             other = self._scoped(region, s.orelse.body)
         return [c.If(cond, tuple(then), tuple(other), constexpr=static)]
+
+    def _static_if(self, s: cst.If, cond: c.Expr) -> list[c.Stmt]:
+        """A `const_expr` branch. As in Python (and the DSL), a variable it defines stays
+        visible after it: when one is used later, the branch becomes a lambda returning those
+        variables, bound by a structured binding (`BranchValues`); the arm that does not define
+        a variable binds `python_only_value`, which no C++ use accepts."""
+        fc = self.fc
+        then, then_vars = self._scoped_vars(STATIC_IF, s.body)
+        other: list[c.Stmt] = []
+        other_vars: dict[str, Var] = {}
+        if isinstance(s.orelse, cst.Else):
+            other, other_vars = self._scoped_vars(STATIC_IF, s.orelse.body)
+        end = self.mod.positions[s].end
+        exported: dict[str, Var] = {}
+        for name, var in [*then_vars.items(), *other_vars.items()]:
+            if name in exported or var.alias is not None or var.kind.cat is Cat.TYPE:
+                continue
+            if self._used_after(name, (end.line, end.column)):
+                exported[name] = var
+        if not exported:
+            return [c.If(cond, tuple(then), tuple(other), constexpr=True)]
+
+        def returned(defined: dict[str, Var]) -> c.Return:
+            values = tuple(
+                c.Id(defined[n].cxx) if n in defined else c.Construct(c.Type("python_only_value"))
+                for n in exported
+            )
+            return c.Return(c.Call(c.Id("make_tuple"), values))
+
+        branch = c.If(
+            cond,
+            (*then, returned(then_vars)),
+            (*other, returned(other_vars)),
+            constexpr=True,
+        )
+        line, _ = self.mod.position(s)
+        names = tuple(var.cxx for var in exported.values())
+        for name, var in exported.items():
+            fc.env.define(Var(name, var.cxx, var.kind, line))
+        return [c.BranchValues(names, branch)]
+
+    def _used_after(self, name: str, position: tuple[int, int]) -> bool:
+        """Whether `name` occurs in the function after `position` (line, column)."""
+        uses = self._name_positions.get(name)
+        if uses is None:
+            return False
+        return any(pos > position for pos in uses)
+
+    @property
+    def _name_positions(self) -> dict[str, list[tuple[int, int]]]:
+        cached = getattr(self, "_name_positions_cache", None)
+        if cached is None:
+            cached = {}
+            for node in walk(self.fc.fn.node.body):
+                if isinstance(node, cst.Name):
+                    start = self.mod.positions[node].start
+                    cached.setdefault(node.value, []).append((start.line, start.column))
+            self._name_positions_cache = cached
+        return cached
+
+    def _scoped_vars(self, region: str, body: cst.BaseSuite) -> tuple[list[c.Stmt], dict[str, Var]]:
+        self.fc.env.push(region)
+        try:
+            stmts = self.block(body)
+            names = dict(self.fc.env.scopes[-1].names)
+        finally:
+            self.fc.env.pop()
+        return stmts, names
 
     def _scoped(self, region: str, body: cst.BaseSuite) -> list[c.Stmt]:
         self.fc.env.push(region)
@@ -802,3 +873,11 @@ def _is_docstring(stmt: cst.CSTNode) -> bool:
 
 
 __all__ = ["StmtLowerer", "Kind"]
+
+
+def _has_jump(s: cst.If) -> bool:
+    """A `return`, `break` or `continue` in the branches (a lambda could not carry it out)."""
+    return any(
+        isinstance(node, (cst.Return, cst.Break, cst.Continue))
+        for node in walk(s, into_lambdas=False)
+    )

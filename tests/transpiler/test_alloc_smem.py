@@ -23,7 +23,8 @@ def stage_kernel(mX: cute.Tensor, mRev: cute.Tensor, mSq: cute.Tensor, mSum: cut
     bidx, _, _ = cute.arch.block_idx()
     i = bidx * 64 + tidx
     # Two call sites: two arrays, even with the same type and size.
-    sA = cute.make_tensor(cute.arch.alloc_smem(cutlass.Float32, 64, alignment=16), cute.make_layout(64))
+    pA = cute.arch.alloc_smem(cutlass.Float32, 64, alignment=16)
+    sA = cute.make_tensor(pA, cute.make_layout(64))
     sB = cute.make_tensor(cute.arch.alloc_smem(cutlass.Float32, 64), cute.make_layout(64))
     sD = cute.make_tensor(cute.arch.get_dyn_smem(cutlass.Float32), cute.make_layout(64))
     x = mX[i]

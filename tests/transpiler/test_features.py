@@ -267,3 +267,48 @@ def test_shuffle_mask_and_clamp() -> None:
     assert "auto c = arch::shuffle_sync_up(v, 2, arch::mask_and_clamp(31));" in code
     assert "auto d = arch::shuffle_sync_down(v, 4, arch::mask_and_clamp(6175));" in code
     assert "auto e = arch::shuffle_sync(v, 0);" in code
+
+
+def test_const_expr_branch_variables_stay_visible() -> None:
+    # Python scoping: a variable defined in a `const_expr` branch and used after it is returned
+    # from the branch (as a lambda) and bound outside; the other arm binds python_only_value.
+    code = _code(
+        """
+        @cute.jit
+        def f(mA: cute.Tensor, mB: cute.Tensor, flag: cutlass.Constexpr):
+            if cutlass.const_expr(mB is not None):
+                rB = cute.make_fragment_like(mB)
+                tmp = 1
+            else:
+                other = 2
+            if cutlass.const_expr(flag):
+                unused_after = mA[0]
+            if cutlass.const_expr(mB is not None):
+                rB.fill(0.0)
+        """
+    )
+    joined = "\n".join(code)
+    assert "[[maybe_unused]] auto [rB] = [&] {" in code
+    assert "return make_tuple(rB);" in code
+    assert "return make_tuple(python_only_value{});" in code
+    assert "}();" in code
+    # not used after its branch: a plain `if constexpr`, no lambda
+    assert "auto unused_after = value_copy(mA(_0{}));" in code
+    assert joined.count("[&] {") == 1
+    assert "fill(rB, 0.0f);" in code
+
+
+def test_const_expr_branch_with_return_keeps_cxx_scoping() -> None:
+    result = translate_snippet(
+        """
+        @cute.jit
+        def f(mA: cute.Tensor, flag: cutlass.Constexpr):
+            if cutlass.const_expr(flag):
+                x = mA[0]
+                return
+            mA[1] = x
+        """,
+        "f.py",
+    )
+    assert not result.ok
+    assert "'x' is defined inside a `const_expr` branch" in result.render_diagnostics()

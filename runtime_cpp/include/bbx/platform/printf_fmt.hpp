@@ -7,13 +7,20 @@
 
 #include "bbx/config.hpp"
 #include "bbx/layout/print.hpp"
+#include "bbx/tensor/tensor.hpp"
 
 namespace bbx {
 namespace detail {
 
 template <class T>
 BBX_HOST_DEVICE void print_fmt_value(T const& x) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (is_bit_ref_v<T>) {  // an element of a (packed) Boolean tensor prints as a bool
+    print_fmt_value(static_cast<bool>(x));
+  } else if constexpr (is_tensor_v<T>) {
+    static_assert(dependent_false<T>,
+                  "cute.printf: printing a whole tensor is not supported yet; print its elements "
+                  "(t[i]) or its layout (t.layout)");
+  } else if constexpr (std::is_floating_point_v<T>) {
     arch::printf("%g", static_cast<double>(x));
   } else if constexpr (std::is_integral_v<T> || is_C_v<T> || is_tuple_v<T>) {
     print(x);

@@ -592,11 +592,7 @@ class StmtLowerer:
         return stmts, names
 
     def _scoped(self, region: str, body: cst.BaseSuite) -> list[c.Stmt]:
-        self.fc.env.push(region)
-        try:
-            return self.block(body)
-        finally:
-            self.fc.env.pop()
+        return self._scoped_vars(region, body)[0]
 
     def for_(self, s: cst.For) -> list[c.Stmt]:
         fc = self.fc

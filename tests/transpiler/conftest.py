@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -26,3 +29,34 @@ def translate_snippet(
 @pytest.fixture
 def snippet():
     return translate_snippet
+
+
+def run_driver_on_simulator(
+    tmp_path: Path, modules: dict[str, str], driver: str, python_path: Path | None = None
+) -> str:
+    """Writes `modules` (file name -> source) and `driver` into tmp_path and runs the driver
+    with `bbx run` on the CPU simulator in checked mode; returns its output, asserting that it
+    exits 0 and prints PASS."""
+    for name, source in modules.items():
+        (tmp_path / name).write_text(source)
+    script = tmp_path / "driver.py"
+    script.write_text(textwrap.dedent(driver))
+    env = {
+        **os.environ,
+        "BBX_CACHE_DIR": str(tmp_path / "cache"),
+        "BBX_TARGET": "cpu",
+        "BBX_SIM_CHECK": "1",
+        "PYTHONPATH": str(python_path or tmp_path),
+    }
+    proc = subprocess.run(
+        [sys.executable, "-m", "bbx.cli", "run", str(script)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stdout[-8000:]
+    assert "PASS" in proc.stdout, proc.stdout[-8000:]
+    return proc.stdout

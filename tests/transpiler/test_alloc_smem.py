@@ -4,13 +4,9 @@ torch; and their translation."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
-from .conftest import ROOT, translate_snippet
+from .conftest import run_driver_on_simulator, translate_snippet
 
 KERNEL = '''
 import cutlass
@@ -80,24 +76,4 @@ def test_alloc_smem_translation() -> None:
 
 
 def test_alloc_smem_runs_on_simulator(tmp_path: Path) -> None:
-    (tmp_path / "smem_kernels.py").write_text(KERNEL)
-    script = tmp_path / "driver.py"
-    script.write_text(textwrap.dedent(DRIVER))
-    env = {
-        **os.environ,
-        "BBX_CACHE_DIR": str(tmp_path / "cache"),
-        "BBX_TARGET": "cpu",
-        "BBX_SIM_CHECK": "1",
-        "PYTHONPATH": str(tmp_path),
-    }
-    proc = subprocess.run(
-        [sys.executable, "-m", "bbx.cli", "run", str(script)],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        timeout=600,
-    )
-    assert proc.returncode == 0, proc.stdout[-8000:]
-    assert "PASS" in proc.stdout, proc.stdout[-8000:]
+    run_driver_on_simulator(tmp_path, {"smem_kernels.py": KERNEL}, DRIVER)

@@ -4,10 +4,6 @@ simulator through `bbx run`."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -15,7 +11,7 @@ import pytest
 from bbx import toolchain
 from bbx.translate import translate_file
 
-from .conftest import GOLDEN, ROOT
+from .conftest import GOLDEN, run_driver_on_simulator
 
 HELPERS = '''
 import cutlass
@@ -144,13 +140,4 @@ def test_non_jit_function_is_a_located_diagnostic(tmp_path: Path) -> None:
 
 def test_runs_on_simulator(tmp_path: Path) -> None:
     _package(tmp_path)
-    script = tmp_path / "driver.py"
-    script.write_text(textwrap.dedent(DRIVER))
-    env = {**os.environ, "BBX_CACHE_DIR": str(tmp_path / "cache"), "BBX_TARGET": "cpu",
-           "BBX_SIM_CHECK": "1"}
-    proc = subprocess.run(
-        [sys.executable, "-m", "bbx.cli", "run", str(script)], cwd=ROOT, env=env,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600,
-    )
-    assert proc.returncode == 0, proc.stdout[-8000:]
-    assert "PASS" in proc.stdout, proc.stdout[-8000:]
+    run_driver_on_simulator(tmp_path, {}, DRIVER)

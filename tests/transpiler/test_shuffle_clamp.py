@@ -4,13 +4,9 @@ DSL default c = 31, with which an `up` shuffle returns every lane's own value.""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
-from .conftest import ROOT
+from .conftest import run_driver_on_simulator
 
 KERNEL = '''
 import cutlass
@@ -63,24 +59,4 @@ print("PASS")
 
 
 def test_scans_on_simulator(tmp_path: Path) -> None:
-    (tmp_path / "scan_kernels.py").write_text(KERNEL)
-    script = tmp_path / "driver.py"
-    script.write_text(textwrap.dedent(DRIVER))
-    env = {
-        **os.environ,
-        "BBX_CACHE_DIR": str(tmp_path / "cache"),
-        "BBX_TARGET": "cpu",
-        "BBX_SIM_CHECK": "1",
-        "PYTHONPATH": str(tmp_path),
-    }
-    proc = subprocess.run(
-        [sys.executable, "-m", "bbx.cli", "run", str(script)],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        timeout=600,
-    )
-    assert proc.returncode == 0, proc.stdout[-8000:]
-    assert "PASS" in proc.stdout, proc.stdout[-8000:]
+    run_driver_on_simulator(tmp_path, {"scan_kernels.py": KERNEL}, DRIVER)

@@ -157,30 +157,42 @@ BBX_HOST_DEVICE bool addr_aligned(It const& it, Off const& off, int bytes) {
   return (reinterpret_cast<unsigned long long>((it + off).get()) & static_cast<unsigned long long>(bytes - 1)) == 0;
 }
 
-template <int V, int I0, class SIt, class SL, class DIt, class DL>
-BBX_HOST_DEVICE void move_chunk(SIt const& s, SL const& sl, DIt const& d, DL const& dl) {
-  using T = typename SIt::value_type;
+// Elements [I0, I0 + V) of a side as one V-element register value (VT: V * sizeof(T) bytes):
+// one access for a memory side, a gather for a register side; and back.
+template <int V, int I0, class It, class L>
+BBX_HOST_DEVICE auto read_chunk(It const& it, L const& l) {
+  using T = std::remove_cv_t<typename It::value_type>;
   using VT = arch::uint_bits_t<V * int(sizeof(T)) * 8>;
-  static_assert(sizeof(typename DIt::value_type) == sizeof(T), "vector copy between element types of different sizes");
   VT reg;
-  if constexpr (is_memory_side_v<SIt>) {
-    auto p = s + sl(Int<I0>{});
+  if constexpr (is_memory_side_v<It>) {
+    auto p = it + l(Int<I0>{});
     p.check(sizeof(VT), false);
     reg = *reinterpret_cast<VT const*>(static_cast<void const*>(p.get()));
   } else {
     T tmp[V];
-    static_for<V>([&](auto k) { tmp[k] = s[sl(Int<I0 + decltype(k)::value>{})]; });
+    static_for<V>([&](auto k) { tmp[k] = it[l(Int<I0 + decltype(k)::value>{})]; });
     __builtin_memcpy(static_cast<void*>(&reg), static_cast<void const*>(tmp), sizeof(VT));
   }
-  if constexpr (is_memory_side_v<DIt>) {
-    auto p = d + dl(Int<I0>{});
+  return reg;
+}
+template <int V, int I0, class It, class L, class VT>
+BBX_HOST_DEVICE void write_chunk(It const& it, L const& l, VT const& reg) {
+  if constexpr (is_memory_side_v<It>) {
+    auto p = it + l(Int<I0>{});
     p.check(sizeof(VT), true);
     *reinterpret_cast<VT*>(static_cast<void*>(p.get())) = reg;
   } else {
-    typename DIt::value_type tmp[V];
+    typename It::value_type tmp[V];
     __builtin_memcpy(static_cast<void*>(tmp), static_cast<void const*>(&reg), sizeof(VT));
-    static_for<V>([&](auto k) { d[dl(Int<I0 + decltype(k)::value>{})] = tmp[k]; });
+    static_for<V>([&](auto k) { it[l(Int<I0 + decltype(k)::value>{})] = tmp[k]; });
   }
+}
+
+template <int V, int I0, class SIt, class SL, class DIt, class DL>
+BBX_HOST_DEVICE void move_chunk(SIt const& s, SL const& sl, DIt const& d, DL const& dl) {
+  static_assert(sizeof(typename DIt::value_type) == sizeof(typename SIt::value_type),
+                "vector copy between element types of different sizes");
+  write_chunk<V, I0>(d, dl, read_chunk<V, I0>(s, sl));
 }
 
 template <int I, class SIt, class SL, class DIt, class DL>
@@ -257,40 +269,27 @@ BBX_HOST_DEVICE void chunk_through_register(SIt const& s, SL const& sl, DIt cons
     if constexpr (HasPred) return pred_at<I0 + decltype(k)::value, N>(pred);
     else return true;
   };
-  T tmp[V];
   VT reg;
-  if constexpr (is_memory_side_v<SIt>) {
-    if (wide) {
-      auto p = s + sl(Int<I0>{});
-      p.check(sizeof(VT), false);
-      reg = *reinterpret_cast<VT const*>(static_cast<void const*>(p.get()));
-    } else {
-      if constexpr (!is_memory_side_v<DIt>) {
-        static_for<V>([&](auto k) { tmp[k] = d[dl(Int<I0 + decltype(k)::value>{})]; });
-      }
-      static_for<V>([&](auto k) {
-        if (on(k)) tmp[k] = read_elem(s, sl(Int<I0 + decltype(k)::value>{}));
-      });
-      __builtin_memcpy(static_cast<void*>(&reg), static_cast<void const*>(tmp), sizeof(VT));
-    }
+  if (!is_memory_side_v<SIt> || wide) {
+    reg = read_chunk<V, I0>(s, sl);
   } else {
-    static_for<V>([&](auto k) { tmp[k] = s[sl(Int<I0 + decltype(k)::value>{})]; });
+    T tmp[V];
+    if constexpr (!is_memory_side_v<DIt>) {  // a register destination keeps unread elements
+      static_for<V>([&](auto k) { tmp[k] = d[dl(Int<I0 + decltype(k)::value>{})]; });
+    }
+    static_for<V>([&](auto k) {
+      if (on(k)) tmp[k] = read_elem(s, sl(Int<I0 + decltype(k)::value>{}));
+    });
     __builtin_memcpy(static_cast<void*>(&reg), static_cast<void const*>(tmp), sizeof(VT));
   }
-  if constexpr (is_memory_side_v<DIt>) {
-    if (wide) {
-      auto p = d + dl(Int<I0>{});
-      p.check(sizeof(VT), true);
-      *reinterpret_cast<VT*>(static_cast<void*>(p.get())) = reg;
-    } else {
-      __builtin_memcpy(static_cast<void*>(tmp), static_cast<void const*>(&reg), sizeof(VT));
-      static_for<V>([&](auto k) {
-        if (on(k)) write_elem(d, dl(Int<I0 + decltype(k)::value>{}), tmp[k]);
-      });
-    }
+  if (!is_memory_side_v<DIt> || wide) {
+    write_chunk<V, I0>(d, dl, reg);
   } else {
+    T tmp[V];
     __builtin_memcpy(static_cast<void*>(tmp), static_cast<void const*>(&reg), sizeof(VT));
-    static_for<V>([&](auto k) { d[dl(Int<I0 + decltype(k)::value>{})] = tmp[k]; });
+    static_for<V>([&](auto k) {
+      if (on(k)) write_elem(d, dl(Int<I0 + decltype(k)::value>{}), tmp[k]);
+    });
   }
 }
 

@@ -554,7 +554,7 @@ class ExprLowerer:
             coords = [(i, self.lower(i, dsl_api.COORD)) for i in indices]
             args = tuple(self.materialize(v, True, i, dsl_api.COORD) for i, v in coords)
             # A subscript with a run-time index selects an element; with `None` a sub-tensor.
-            is_slice = any(_has_none(i) or _kind_has_underscore(v.kind) for i, v in coords)
+            is_slice = any(_kind_has_underscore(v.kind) for _, v in coords)
             kind = k.TENSOR if is_slice else k.VALUE
             element = not is_slice and base.kind.cat is Cat.TENSOR
             return Val(kind, c.Call(basex, args), node=node, tensor_element=element)

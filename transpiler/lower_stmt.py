@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import cached_property
 
 import libcst as cst
 
@@ -570,17 +571,15 @@ class StmtLowerer:
             return False
         return any(pos > position for pos in uses)
 
-    @property
+    @cached_property
     def _name_positions(self) -> dict[str, list[tuple[int, int]]]:
-        cached = getattr(self, "_name_positions_cache", None)
-        if cached is None:
-            cached = {}
-            for node in walk(self.fc.fn.node.body):
-                if isinstance(node, cst.Name):
-                    start = self.mod.positions[node].start
-                    cached.setdefault(node.value, []).append((start.line, start.column))
-            self._name_positions_cache = cached
-        return cached
+        """(line, column) of every name in the function body, by name."""
+        positions: dict[str, list[tuple[int, int]]] = {}
+        for node in walk(self.fc.fn.node.body):
+            if isinstance(node, cst.Name):
+                start = self.mod.positions[node].start
+                positions.setdefault(node.value, []).append((start.line, start.column))
+        return positions
 
     def _scoped_vars(self, region: str, body: cst.BaseSuite) -> tuple[list[c.Stmt], dict[str, Var]]:
         self.fc.env.push(region)

@@ -18,8 +18,20 @@
 #include "bbx/config.hpp"
 #include "bbx/numeric.hpp"
 #include "bbx/algorithm/functional.hpp"
+#include "bbx/tensor/bit_pointer.hpp"
 
 namespace bbx {
+
+// The elements of a Boolean value, packed 32 to a word like Boolean register tensors
+// (bit_pointer.hpp). `p.load()` of a predicate tensor and `where(p, a, b)` then keep one word
+// live and test each bit where it is selected on; as `bool[N]`, the compiler materialised every
+// predicate at the load (sm_90, LayerNorm sample: 80 registers against 54).
+template <int N>
+struct packed_bools {
+  unsigned words[(N + 31) / 32] = {};
+  BBX_HOST_DEVICE constexpr bit_ref<false> operator[](int i) { return {words, i}; }
+  BBX_HOST_DEVICE constexpr bool operator[](int i) const { return bool(bit_ref<true>{words, i}); }
+};
 
 template <class T, int N>
 struct Value {
@@ -27,12 +39,13 @@ struct Value {
   using value_type = T;
   using element_type = T;
   static constexpr int size_v = N;
-  T v[N];
+  std::conditional_t<std::is_same_v<T, bool>, packed_bools<N>, T[N]> v;
 
-  BBX_HOST_DEVICE constexpr T& operator[](int i) { return v[i]; }
-  BBX_HOST_DEVICE constexpr T const& operator[](int i) const { return v[i]; }
-  BBX_HOST_DEVICE constexpr T& operator()(int i) { return v[i]; }
-  BBX_HOST_DEVICE constexpr T const& operator()(int i) const { return v[i]; }
+  // T& / T const& (a bit_ref / bool for Boolean values).
+  BBX_HOST_DEVICE constexpr decltype(auto) operator[](int i) { return v[i]; }
+  BBX_HOST_DEVICE constexpr decltype(auto) operator[](int i) const { return v[i]; }
+  BBX_HOST_DEVICE constexpr decltype(auto) operator()(int i) { return v[i]; }
+  BBX_HOST_DEVICE constexpr decltype(auto) operator()(int i) const { return v[i]; }
   BBX_HOST_DEVICE static constexpr Int<N> size() { return {}; }
   // `v.to<U>()` spelling (DSL: `x.to(dtype)`).
   template <class U>
@@ -97,7 +110,7 @@ BBX_HOST_DEVICE auto value_zip(Value<T, N> const& a, Value<U, N> const& b, F f) 
   }                                                                                           \
   template <class T, int N, class Rhs>                                                        \
   BBX_HOST_DEVICE Value<T, N>& operator OP##=(Value<T, N>& a, Rhs const& b) {                 \
-    auto r = a OP b;                                                                          \
+    const auto r = a OP b;                                                                    \
     BBX_UNROLL                                                                                \
     for (int i = 0; i < N; ++i) a.v[i] = ::bbx::to<T>(r.v[i]);                                \
     return a;                                                                                 \

@@ -184,6 +184,13 @@ class ExprLowerer:
         assert val.expr is not None, val
         return val.expr
 
+    def static_type(self, node: cst.BaseExpression) -> c.CxxType:
+        """The type of an integer that must be static: `bbx::Int<k>` of a literal, else the
+        value's type (a static integer type when it is one; the C++ use checks)."""
+        if isinstance(node, cst.Integer):
+            return c.Type("bbx::Int", (c.Lit(str(node.evaluated_value)),))
+        return c.Decltype(self.value(node, static=True), decay=True)
+
     def as_type(self, node: cst.BaseExpression) -> c.CxxType:
         val = self.lower(node)
         if val.kind.cat is Cat.TYPE and val.type is not None:

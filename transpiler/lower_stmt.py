@@ -31,7 +31,7 @@ _AUG_OPS: dict[type, str] = {
 }  # fmt: skip
 _REBINDABLE = frozenset({Cat.DYNAMIC, Cat.VALUE, Cat.TENSOR_SSA})
 _ALIAS_CATS = frozenset({Cat.LITERAL, Cat.META})
-_LAUNCH_KEYWORDS = ("grid", "block", "smem", "stream")
+_LAUNCH_KEYWORDS = ("grid", "block", "smem", "stream", "min_blocks_per_mp")
 
 
 def _collapse(text: str) -> str:
@@ -784,7 +784,7 @@ class StmtLowerer:
                     v,
                     "unsupported-keyword",
                     f"launch option '{key}' is not supported",
-                    "supported: grid, block, smem, stream",
+                    "supported: " + ", ".join(_LAUNCH_KEYWORDS),
                 )
         for key in ("grid", "block"):
             if key not in options:
@@ -795,7 +795,12 @@ class StmtLowerer:
             else c.Annotated("smem=", c.Lit("0"))
         )
         stream = self.lw.value(options["stream"]) if "stream" in options else c.Id(fc.stream_name)
-        targs.insert(1, self._block_threads(options["block"]))
+        block = self._block_threads(options["block"])
+        if "min_blocks_per_mp" in options:
+            block = c.Type(
+                "bbx::with_min_blocks", (block, self.lw.static_type(options["min_blocks_per_mp"]))
+            )
+        targs.insert(1, block)
         return c.Launch(
             c.TemplateId(target.cxx_name, tuple(targs)),
             self._dim3(options["grid"]),
@@ -820,14 +825,9 @@ class StmtLowerer:
     def _block_threads(self, node: cst.BaseExpression) -> c.CxxType:
         """`bbx::block_threads_t<X, Y, Z>` of the block extents: literal ints are static."""
         assert isinstance(node, (cst.List, cst.Tuple))
-        extents: list[c.CxxType | c.Expr] = []
-        for element in node.elements:
-            value = element.value
-            if isinstance(value, cst.Integer):
-                extents.append(c.Type("bbx::Int", (c.Lit(str(value.evaluated_value)),)))
-            else:
-                extents.append(c.Decltype(self.lw.value(value), decay=True))
-        return c.Type("bbx::block_threads_t", tuple(extents))
+        return c.Type(
+            "bbx::block_threads_t", tuple(self.lw.static_type(e.value) for e in node.elements)
+        )
 
     def _arg_type(self, arg: cst.BaseExpression, x: c.Expr) -> c.CxxType:
         if isinstance(arg, cst.Name):

@@ -46,13 +46,18 @@
 #endif
 
 // BBX_LAUNCH_BOUNDS(Block): the most threads a block of this kernel has, from a
-// bbx::block_threads_t type (static block extents give their product, run-time ones 1024).
-// Without it the compilers assume 1024 threads, which caps registers per thread and spills.
+// bbx::block_threads_t type (static block extents give their product, run-time ones 1024), and
+// the DSL's `launch(min_blocks_per_mp=k)` occupancy hint (bbx::with_min_blocks; 0: none).
+// Without the first the compilers assume 1024 threads, which caps registers per thread and
+// spills. The second caps registers so that k blocks fit on an SM: CUDA's minBlocksPerSM; on
+// AMD the same number of waves spread over the CU's four SIMDs (amdgpu_waves_per_eu).
 #if defined(BBX_TARGET_AMD)
-#  define BBX_LAUNCH_BOUNDS(Block) \
-    __attribute__((amdgpu_flat_work_group_size(1, ::bbx::max_threads_v<Block>)))
+#  define BBX_LAUNCH_BOUNDS(Block)                                              \
+    __attribute__((amdgpu_flat_work_group_size(1, ::bbx::max_threads_v<Block>), \
+                   amdgpu_waves_per_eu(::bbx::min_waves_per_eu_v<Block>)))
 #elif defined(BBX_TARGET_CUDA)
-#  define BBX_LAUNCH_BOUNDS(Block) __launch_bounds__(::bbx::max_threads_v<Block>)
+#  define BBX_LAUNCH_BOUNDS(Block) \
+    __launch_bounds__(::bbx::max_threads_v<Block>, ::bbx::min_blocks_v<Block>)
 #else
 #  define BBX_LAUNCH_BOUNDS(Block)
 #endif
@@ -103,6 +108,33 @@ template <class X, class Y = void, class Z = void>
 using block_threads_t = block_threads<X, Y, Z>;
 template <class Block>
 inline constexpr int max_threads_v = static_cast<int>(Block::value);
+
+// A block type with the `launch(min_blocks_per_mp=k)` hint; MinBlocks is a static integer type.
+template <class Block, class MinBlocks>
+struct with_min_blocks : Block {
+  static constexpr bool is_static = requires { MinBlocks::value; };
+  static_assert(is_static,
+                "launch(min_blocks_per_mp=...): the value must be known at compile time "
+                "(a literal or a Constexpr)");
+  static constexpr int min_blocks = [] {
+    if constexpr (is_static) return static_cast<int>(MinBlocks::value);
+    else return 0;
+  }();
+  static_assert(min_blocks >= 0, "launch(min_blocks_per_mp=...) must not be negative");
+};
+template <class Block>
+inline constexpr int min_blocks_v = [] {
+  if constexpr (requires { Block::min_blocks; }) return Block::min_blocks;
+  else return 0;
+}();
+// AMD: the blocks' 64-lane waves over the CU's 4 SIMDs (execution units), from 1 (no
+// constraint) to 8 (the most a CDNA SIMD holds).
+template <class Block>
+inline constexpr int min_waves_per_eu_v = [] {
+  constexpr int waves_per_block = (max_threads_v<Block> + 63) / 64;
+  constexpr int waves = (min_blocks_v<Block> * waves_per_block + 3) / 4;
+  return waves < 1 ? 1 : waves > 8 ? 8 : waves;
+}();
 
 // A Constexpr argument whose Python value has no C++ form (a string, None, a config object):
 // generated code reads it only through Meta members, so it travels as this empty tag.

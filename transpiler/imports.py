@@ -134,9 +134,15 @@ def local_names(func: cst.FunctionDef) -> frozenset[str]:
             names.add(star.name.value)
 
     def bind(target: cst.CSTNode) -> None:
-        for n in walk(target):
-            if isinstance(n, cst.Name):
-                names.add(n.value)
+        # `t[i] = ...` and `obj.x = ...` bind no name (and `cute` in `t[cute.f(x)] = ...` is
+        # not made local).
+        if isinstance(target, cst.Name):
+            names.add(target.value)
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                bind(element.value)
+        elif isinstance(target, cst.StarredElement):
+            bind(target.value)
 
     for node in walk(func.body):
         if isinstance(node, cst.AssignTarget):

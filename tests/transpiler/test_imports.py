@@ -90,3 +90,16 @@ def test_unrelated_module_named_cute_is_not_the_dsl() -> None:
     assert not result.ok
     assert result.diagnostics[0].code == "unsupported-module"
     assert "imported from 'mylib'" in result.render_diagnostics()
+
+
+def test_names_inside_subscript_and_attribute_targets_stay_global() -> None:
+    # `cute` appears in an assignment target but is not bound by it.
+    src = """
+@cute.kernel
+def k(a: cute.Tensor):
+    a[cute.size(a) - 1] = 0.0
+    cute.arch.sync_threads()
+"""
+    result = translate_snippet(src, "k.py")
+    assert result.ok, result.render_diagnostics()
+    assert "arch::sync_threads();" in result.text

@@ -35,6 +35,8 @@ class ModuleContext:
     externals: ExternalResolver | None = None
     #: cxx name of a function -> the imported helpers it calls.
     external_calls: dict[str, list[ExternalHelper]] = field(default_factory=dict)
+    #: C++ templates of the module's @cute.struct classes: template name -> its text.
+    struct_templates: dict[str, str] = field(default_factory=dict)
 
     def position(self, node: cst.CSTNode) -> tuple[int, int]:
         pos = self.positions.get(node)
@@ -72,8 +74,13 @@ class FunctionContext:
     loops: list[str] = field(default_factory=list)
     has_stream: bool = False
     stream_name: str = "stream"
-    #: functor structs standing for this host function's lambdas (emitted before it).
-    functors: list[str] = field(default_factory=list)
+    #: namespace-scope code this function needs, emitted before it: functor structs standing
+    #: for its host lambdas, templates of the @cute.struct classes it defines.
+    preamble: list[str] = field(default_factory=list)
+    #: `@cute.struct` types visible here by Python name (local classes, module-level ones).
+    structs: set[str] = field(default_factory=set)
+    #: `self.x` attributes holding a @cute.struct class -> the C++ type they stand for.
+    struct_types: dict[str, str] = field(default_factory=dict)
 
     def error(self, node: cst.CSTNode, code: str, what: str, hint: str = "") -> TranslationError:
         return self.mod.error(node, code, what, hint)

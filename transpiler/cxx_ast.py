@@ -68,6 +68,7 @@ class Call:
 class Member:
     obj: Expr
     name: str
+    arrow: bool = False  # `obj->name`
 
 
 @dataclass(frozen=True)

@@ -74,7 +74,7 @@ def expr_text(e: c.Expr) -> str:
             func += "<" + ", ".join(_template_arg(a) for a in e.template_args) + ">"
         return f"{func}({', '.join(expr_text(a) for a in e.args)})"
     if isinstance(e, c.Member):
-        return f"{_wrap(e.obj, _ATOM)}.{e.name}"
+        return f"{_wrap(e.obj, _ATOM)}{'->' if e.arrow else '.'}{e.name}"
     if isinstance(e, c.Binary):
         p = _BINARY_PRECEDENCE[e.op]
         return f"{_wrap(e.left, p)} {e.op} {_wrap(e.right, p + 1)}"

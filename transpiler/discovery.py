@@ -11,6 +11,7 @@ from .imports import NameResolver
 
 KERNEL = "cutlass.cute.kernel"
 JIT = "cutlass.cute.jit"
+STRUCT = "cutlass.cute.struct"
 
 
 @dataclass
@@ -45,6 +46,9 @@ class DslClass:
     init_params: dict[str, cst.Param] = field(default_factory=dict)
     #: undecorated methods other than `__init__` (pure-Python helpers).
     plain_methods: set[str] = field(default_factory=set)
+    #: `self.x = S` in a @cute.jit method, S a `@cute.struct` class defined in that method:
+    #: attribute -> S (kernels of the class see S through `self.x`).
+    struct_attrs: dict[str, str] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -59,6 +63,8 @@ class ModuleInfo:
     constants: dict[str, cst.BaseExpression] = field(default_factory=dict)
     #: undecorated module-level functions (pure-Python helpers).
     plain_functions: dict[str, cst.FunctionDef] = field(default_factory=dict)
+    #: module-level `@cute.struct` classes, in source order.
+    structs: dict[str, cst.ClassDef] = field(default_factory=dict)
 
     def free_function(self, name: str) -> DslFunction | None:
         for f in self.functions:
@@ -76,6 +82,28 @@ def _decorator_kind(func: cst.FunctionDef, names: NameResolver) -> str | None:
         if resolved == JIT:
             return "jit"
     return None
+
+
+def is_struct_class(node: cst.ClassDef, names: NameResolver) -> bool:
+    """A `@cute.struct` class."""
+    return any(names.resolve(d.decorator) == STRUCT for d in node.decorators)
+
+
+def _struct_attrs(method: cst.FunctionDef, cls: DslClass, names: NameResolver) -> None:
+    structs: set[str] = set()
+    for node in _walk_statements(method.body, classes=True):
+        if isinstance(node, cst.ClassDef) and is_struct_class(node, names):
+            structs.add(node.name.value)
+        elif (
+            isinstance(node, cst.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0].target, cst.Attribute)
+            and isinstance(node.targets[0].target.value, cst.Name)
+            and node.targets[0].target.value.value == "self"
+            and isinstance(node.value, cst.Name)
+            and node.value.value in structs
+        ):
+            cls.struct_attrs[node.targets[0].target.attr.value] = node.value.value
 
 
 def _is_literal(node: cst.BaseExpression) -> bool:
@@ -109,7 +137,9 @@ def _init_attrs(init: cst.FunctionDef, cls: DslClass) -> None:
                 cls.init_attrs[target.attr.value] = node.value
 
 
-def _walk_statements(block: cst.BaseSuite) -> list[cst.CSTNode]:
+def _walk_statements(block: cst.BaseSuite, classes: bool = False) -> list[cst.CSTNode]:
+    """The simple statements of a block and its nested if/for/while blocks, in order (and the
+    class definitions, with `classes`)."""
     out: list[cst.CSTNode] = []
     body = block.body if isinstance(block, cst.IndentedBlock) else [block]
     for stmt in body:
@@ -117,10 +147,12 @@ def _walk_statements(block: cst.BaseSuite) -> list[cst.CSTNode]:
             out.extend(stmt.body)
         elif isinstance(stmt, cst.SimpleStatementSuite):
             out.extend(stmt.body)
+        elif isinstance(stmt, cst.ClassDef) and classes:
+            out.append(stmt)
         elif isinstance(stmt, (cst.If, cst.For, cst.While)):
-            out.extend(_walk_statements(stmt.body))
+            out.extend(_walk_statements(stmt.body, classes))
             if isinstance(stmt, cst.If) and stmt.orelse is not None:
-                out.extend(_walk_statements(stmt.orelse.body))
+                out.extend(_walk_statements(stmt.orelse.body, classes))
     return out
 
 
@@ -133,6 +165,8 @@ def discover(module: cst.Module, names: NameResolver) -> ModuleInfo:
                 info.functions.append(DslFunction(stmt, kind))
             else:
                 info.plain_functions[stmt.name.value] = stmt
+        elif isinstance(stmt, cst.ClassDef) and is_struct_class(stmt, names):
+            info.structs[stmt.name.value] = stmt
         elif isinstance(stmt, cst.ClassDef):
             cls = DslClass(stmt)
             body = stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else []
@@ -144,6 +178,8 @@ def discover(module: cst.Module, names: NameResolver) -> ModuleInfo:
                     fn = DslFunction(member, kind, cls)
                     cls.methods[member.name.value] = fn
                     info.functions.append(fn)
+                    if kind == "jit":
+                        _struct_attrs(member, cls, names)
                 elif member.name.value == "__init__":
                     _init_attrs(member, cls)
                 else:

@@ -236,6 +236,10 @@ MARKERS = {
     "cutlass.Constexpr",
     "cutlass.cute.Constexpr",
     "cutlass.Numeric",
+    # @cute.struct and its field annotations (bbx.lower_struct).
+    "cutlass.cute.struct",
+    "cutlass.cute.struct.MemRange",
+    "cutlass.cute.struct.Align",
 }
 
 #: Builtins with a direct C++ counterpart in bbx (run-time values).

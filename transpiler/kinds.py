@@ -24,12 +24,14 @@ class Cat(Enum):
     FUNC = "function"  # lambda / functor
     UNDERSCORE = "underscore"  # None in a slice
     STREAM = "stream"
+    STRUCT_REF = "shared-memory struct"  # smem.allocate(Struct): fields through `->`
+    STRUCT_FIELD = "struct field"  # a field of one: MemRange, scalar or nested struct
 
 
 #: Categories that are C++ compile-time types and so cannot be rebound in dynamic control flow.
 TYPED_CATS = frozenset(
     {Cat.LAYOUT, Cat.TENSOR, Cat.TENSOR_SSA, Cat.ATOM, Cat.TILED_COPY, Cat.THR_COPY, Cat.TUPLE,
-     Cat.STATIC, Cat.CONSTEXPR, Cat.FUNC}
+     Cat.STATIC, Cat.CONSTEXPR, Cat.FUNC, Cat.STRUCT_REF, Cat.STRUCT_FIELD}
 )  # fmt: skip
 
 #: Categories that behave as static in arithmetic (a literal next to them stays `_N{}`).

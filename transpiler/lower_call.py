@@ -324,18 +324,32 @@ def _method_call(lw: ExprLowerer, node: cst.Call, func: cst.Attribute) -> Val:
             "`.launch(...)` must be a statement of its own in a @cute.jit function",
         )
     obj = lw.lower(func.value)
+    if name == "size_in_bytes" and obj.kind.cat in (Cat.TYPE, Cat.CONSTEXPR) and not node.args:
+        # `Struct.size_in_bytes()` of a @cute.struct class: a static integer.
+        struct = lw.materialize(obj, False, func.value)
+        return Val(k.STATIC, c.Call(c.Id("size_in_bytes"), (struct,)), node=node)
     if obj.kind.cat in (Cat.LITERAL, Cat.META, Cat.TYPE):
         raise fc.error(
             node, "unsupported-call", f"method '{name}' of a {obj.kind.describe()} is not supported"
         )
     objx = lw.materialize(obj, False, func.value)
+    if obj.kind.cat is Cat.STRUCT_FIELD:
+        return _struct_field_method(lw, node, name, objx)
     if name in _MEMBER_METHODS:
         args = tuple(lw.value(a.value) for a in node.args if a.keyword is None)
         result = _MEMBER_METHODS[name]
         return Val(result or k.VALUE, c.Call(c.Member(objx, name), args), node=node)
     if name in dsl_api.ALLOCATOR_METHODS:
         spec = dsl_api.ALLOCATOR_METHODS[name]
-        return _table_call(lw, node, spec, c.Member(objx, spec.cxx))
+        result = _table_call(lw, node, spec, c.Member(objx, spec.cxx))
+        first = node.args[0].value if node.args else None
+        if name == "allocate" and first is not None and lw.lower(first).kind.cat in (
+            Cat.TYPE,
+            Cat.CONSTEXPR,
+        ):
+            # `smem.allocate(Struct)`: the struct in shared memory (bbx::struct_ref).
+            return Val(Kind(Cat.STRUCT_REF), result.expr, node=node)
+        return result
     if name == "fill":
         args = tuple(lw.value(a.value) for a in node.args)
         return Val(k.VALUE, c.Call(c.Id("fill"), (objx, *args)), node=node)
@@ -359,6 +373,35 @@ def _method_call(lw: ExprLowerer, node: cst.Call, func: cst.Attribute) -> Val:
     raise fc.error(
         node, "unsupported-method", f"method '{name}' of a {obj.kind.describe()} is not supported"
     )
+
+
+def _struct_field_method(lw: ExprLowerer, node: cst.Call, name: str, objx: c.Expr) -> Val:
+    """Methods of a @cute.struct field: MemRange's `get_tensor` and `data_ptr`."""
+    if name == "get_tensor":
+        # A swizzle only moves elements inside the field, and every access goes through the
+        # tensor: dropped, as for SmemAllocator.allocate_tensor (bbx/tensor/smem_struct.hpp).
+        bound = _bind(lw, node, ["layout", "swizzle", "dtype"], ".get_tensor", 1)
+        if "dtype" in bound and not _is_none(bound["dtype"]):
+            raise lw.fc.error(
+                bound["dtype"],
+                "unsupported-keyword",
+                "MemRange.get_tensor(dtype=...) (a reinterpreting view) is not supported",
+                "declare the field with the element type it is used with",
+            )
+        layout = lw.value(bound["layout"], static=True)
+        return Val(k.TENSOR, c.Call(c.Member(objx, "get_tensor"), (layout,)), node=node)
+    if name == "data_ptr" and not node.args:
+        return Val(k.VALUE, c.Call(c.Member(objx, "data_ptr")), node=node)
+    raise lw.fc.error(
+        node,
+        "unsupported-method",
+        f"method '{name}' of a struct field is not supported",
+        "supported: .get_tensor(layout), .data_ptr(), .ptr, [i]",
+    )
+
+
+def _is_none(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value == "None"
 
 
 # ------------------------------------------------------------------------------------------
@@ -501,10 +544,10 @@ def lower_lambda(lw: ExprLowerer, node: cst.Lambda) -> c.Expr:
             fc.env.hidden.pop(p, None)
     capture = "=" if _captures(lw, node.body, set(params)) else ""
     if fc.role == "host" and not capture:
-        name = f"{fc.fn.cxx_name}_lambda{len(fc.functors)}"
+        name = f"{fc.fn.cxx_name}_lambda{len(fc.preamble)}"
         line, _ = fc.mod.position(node)
         comment = f"{fc.mod.file_name}:{line}  {fc.mod.code(node)}"
-        fc.functors.append(functor_text(name, params, body, comment))
+        fc.preamble.append(functor_text(name, params, body, comment))
         return c.Construct(c.Type(name))
     return c.Lambda(tuple(params), (c.Return(body),), capture)
 

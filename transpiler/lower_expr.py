@@ -238,6 +238,8 @@ class ExprLowerer:
                 cls = fc.fn.cls
                 if cls is not None and (first in cls.methods or first in cls.plain_methods):
                     return None
+                if first in fc.struct_types:  # a @cute.struct class: a C++ type
+                    return None
                 return "sym"
             return None
         if isinstance(node, cst.Call):
@@ -449,6 +451,8 @@ class ExprLowerer:
                 "not visible after it",
                 "define it before the block (with the same type on every path)",
             )
+        if node.value in self.mod.info.structs:
+            return Val(k.TYPE, type=c.Type(node.value), node=node)
         resolved = self.mod.names.resolve(node)
         if resolved is not None:
             return self._dsl_value(node, resolved)
@@ -512,8 +516,30 @@ class ExprLowerer:
             raise fc.error(
                 node, "unsupported-value", f"method '{attr}' used as a value", "call it instead"
             )
+        if (
+            isinstance(node.value, cst.Name)
+            and node.value.value == fc.self_name
+            and attr in fc.struct_types
+        ):
+            if fc.role == "device":
+                raise fc.error(
+                    node,
+                    "unsupported-value",
+                    f"self.{attr} (a @cute.struct class) read in a @cute.jit helper",
+                    "read it in the kernel and pass the struct or its fields to the helper",
+                )
+            return Val(k.TYPE, type=c.Type(fc.struct_types[attr]), node=node)
         obj = self.lower(node.value)
         cat = obj.kind.cat
+        if cat in (Cat.STRUCT_REF, Cat.STRUCT_FIELD):
+            objx = self.materialize(obj, False, node.value)
+            if attr == "ptr" and cat is Cat.STRUCT_FIELD:  # a scalar field's pointer
+                return Val(k.VALUE, c.Call(c.Member(objx, "ptr")), node=node)
+            return Val(
+                Kind(Cat.STRUCT_FIELD),
+                c.Member(objx, attr, arrow=cat is Cat.STRUCT_REF),
+                node=node,
+            )
         if cat is Cat.TYPE and obj.type is not None:
             if attr == "width":
                 bits = c.Type("sizeof_bits_v", (obj.type,))
@@ -557,6 +583,9 @@ class ExprLowerer:
         if len(indices) == 1 and isinstance(indices[0], cst.Tuple):
             indices = [e.value for e in indices[0].elements]
         basex = self.materialize(base, False, node.value)
+        if base.kind.cat is Cat.STRUCT_FIELD and len(indices) == 1:  # a MemRange element
+            index = self.value(indices[0])
+            return Val(k.VALUE, c.Call(basex, (index,)), node=node, tensor_element=True)
         if base.kind.cat in (Cat.TENSOR, Cat.TENSOR_SSA):
             coords = [(i, self.lower(i, dsl_api.COORD)) for i in indices]
             args = tuple(self.materialize(v, True, i, dsl_api.COORD) for i, v in coords)

@@ -13,6 +13,7 @@ from .discovery import DslClass, DslFunction
 from .imports import local_names
 from .kinds import Cat
 from .lower_stmt import StmtLowerer
+from .lower_struct import kernel_struct_attrs
 from .meta import MetaMember
 from .scope import Var
 from .signature import Signature, signature
@@ -26,7 +27,7 @@ class LoweredFunction:
     cxx: c.Function
     meta: list[MetaMember]
     signature: Signature
-    functors: list[str]  # structs standing for the function's host lambdas, emitted before it
+    preamble: list[str]  # namespace-scope code the function needs, emitted before it
 
 
 def class_leaf_kinds(cls: DslClass | None, self_name: str | None) -> dict[str, str]:
@@ -116,12 +117,18 @@ def lower_function(mod: ModuleContext, fn: DslFunction) -> LoweredFunction:
     if fn.cls is not None and params:
         fc.self_name = params[0].name.value
     fc.leaf_kinds = class_leaf_kinds(fn.cls, fc.self_name)
+    fc.structs = set(mod.info.structs)
     sig = signature(mod, fn)
     line, _ = mod.position(fn.node)
     cparams: list[c.Param] = []
     # A kernel's second template parameter is its block size as a type (bbx::block_threads_t),
     # which its launch site knows: static block extents become launch bounds.
     template_params = ["Meta", "MaxThreads"] if role == "kernel" else ["Meta"]
+    if fn.cls is not None:
+        # `self.x` holding a @cute.struct class: the class itself where a @cute.jit method
+        # defines it, a template parameter of the kernels that read it (the last ones; the
+        # launch fills them in).
+        fc.struct_types = dict(fn.cls.struct_attrs)
     for p in sig.params:
         if p.template is not None:
             template_params.append(p.template)
@@ -134,6 +141,7 @@ def lower_function(mod: ModuleContext, fn: DslFunction) -> LoweredFunction:
             )
         fc.env.define(Var(p.name, p.name, p.kind, line, template_type=p.template))
         cparams.append(c.Param(p.type, p.name))
+    template_params += [fn.cls.struct_attrs[attr] for attr in kernel_struct_attrs(fn)]
     if sig.stream is not None:
         fc.stream_name = sig.stream
     if role == "host":
@@ -157,7 +165,7 @@ def lower_function(mod: ModuleContext, fn: DslFunction) -> LoweredFunction:
         comments += meta_block(fc.meta)
     cxx = c.Function(fn.cxx_name, template_params, space, ret, cparams, body, comments)
     _ = Cat  # kinds are referenced through signature
-    return LoweredFunction(fn, role, cxx, fc.meta, sig, fc.functors)
+    return LoweredFunction(fn, role, cxx, fc.meta, sig, fc.preamble)
 
 
 def launches(mod: ModuleContext, fn: DslFunction, seen: set[str]) -> bool:

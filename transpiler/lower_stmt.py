@@ -17,9 +17,11 @@ from . import kinds as k
 from . import meta as m
 from .context import FunctionContext
 from .diagnostics import TranslationError
+from .discovery import is_struct_class
 from .kinds import Cat, Kind
 from .lower_call import argument, callee_params
 from .lower_expr import ExprLowerer, Val
+from .lower_struct import kernel_struct_attrs, lower_struct
 from .scope import DYNAMIC_IF, DYNAMIC_LOOP, STATIC_IF, STATIC_LOOP, Var
 from .walk import walk
 
@@ -98,6 +100,8 @@ class StmtLowerer:
                 return head + self.for_(stmt)
             if isinstance(stmt, cst.While):
                 return head + self.while_(stmt)
+            if isinstance(stmt, cst.ClassDef) and is_struct_class(stmt, self.mod.names):
+                return head + self.struct(stmt)
             raise self._unsupported_statement(stmt)
         except TranslationError as err:
             self.mod.sink.add(err.diagnostic)
@@ -139,11 +143,26 @@ class StmtLowerer:
                 stmt,
                 "unsupported-construct",
                 "nested function or class definitions are not supported",
-                "define @cute.jit helpers at module level or as methods",
+                "define @cute.jit helpers at module level or as methods (classes inside DSL "
+                "functions must be @cute.struct)",
             )
         if isinstance(stmt, cst.Match):
             return fc.error(stmt, "unsupported-construct", "`match` is not supported in kernels")
         return fc.error(stmt, "unsupported-construct", f"statement {type(stmt).__name__}")
+
+    def struct(self, node: cst.ClassDef) -> list[c.Stmt]:
+        """A @cute.struct class defined here: its template goes before the function, its
+        alias (annotations evaluated here) is a local type (bbx.lower_struct)."""
+        fc = self.fc
+        template, alias = lower_struct(
+            self.mod, node, fc.structs, self.lw.as_type, self.lw.static_type
+        )
+        if template is not None:
+            fc.preamble.append(template)
+        line, _ = self.mod.position(node)
+        fc.env.define(Var(alias.name, alias.name, k.TYPE, line))
+        fc.structs.add(alias.name)
+        return [alias]
 
     # ------------------------------------------------------------------------------------
     # simple statements
@@ -218,6 +237,20 @@ class StmtLowerer:
         if isinstance(target, cst.Subscript):
             lhs = self.lw.value(target)
             return [c.Assign(lhs, "=", self.lw.value(value))]
+        if (
+            isinstance(target, cst.Attribute)
+            and isinstance(target.value, cst.Name)
+            and target.value.value == fc.self_name
+            and target.attr.value in fc.struct_types
+        ):
+            struct = self.mod.code(value)
+            note = f"self.{target.attr.value}: kernels that read it take {struct} as a template"
+            return [c.Comment((note + " argument",))]
+        if isinstance(target, cst.Attribute) and self.lw.lower(target.value).kind.cat in (
+            Cat.STRUCT_REF,
+            Cat.STRUCT_FIELD,
+        ):
+            return [c.Assign(self.lw.value(target), "=", self.lw.value(value))]
         if isinstance(target, cst.Attribute):
             raise fc.error(
                 target,
@@ -801,6 +834,12 @@ class StmtLowerer:
                 "bbx::with_min_blocks", (block, self.lw.static_type(options["min_blocks_per_mp"]))
             )
         targs.insert(1, block)
+        # The @cute.struct classes the kernel reads through `self.x`.
+        targs += [
+            c.Type(fc.struct_types.get(attr, target.cls.struct_attrs[attr]))
+            for attr in kernel_struct_attrs(target)
+            if target.cls is not None
+        ]
         return c.Launch(
             c.TemplateId(target.cxx_name, tuple(targs)),
             self._dim3(options["grid"]),
@@ -834,6 +873,8 @@ class StmtLowerer:
             var = self.fc.env.lookup(arg.value)
             if var is not None and var.template_type is not None:
                 return c.Type(var.template_type)
+            if var is not None and var.kind.cat is Cat.TYPE:  # passed as type_c<T>{}
+                return c.Type("type_c", (c.Type(var.cxx),))
             if var is not None and var.alias is None:
                 return c.Decltype(c.Id(var.cxx))
         return c.Decltype(x, decay=True)

@@ -32,14 +32,14 @@ class Signature:
     stream: str | None  # Python name of an explicit stream parameter
 
 
-def _camel(name: str) -> str:
+def camel(name: str) -> str:
     parts = [p for p in re.split(r"_+", name) if p]
     return "".join(p[0].upper() + p[1:] for p in parts) or "Arg"
 
 
 def _tensor_template_name(name: str) -> str:
     core = name[1:] if re.match(r"^[a-z][A-Z]", name) else name
-    return "Tensor" + _camel(core)
+    return "Tensor" + camel(core)
 
 
 def _annotation(p: cst.Param) -> cst.BaseExpression | None:
@@ -79,7 +79,9 @@ def signature(mod: ModuleContext, fn: DslFunction) -> Signature:
         cat = k.ANNOTATION_KINDS.get(resolved or "", Cat.VALUE)
         if ann is not None and resolved is None and (dotted(ann) or "").endswith("Tensor"):
             cat = Cat.TENSOR
-        template = _tensor_template_name(name) if cat is Cat.TENSOR else _camel(name)
+        template = _tensor_template_name(name) if cat is Cat.TENSOR else camel(name)
+        if template == name:  # `SharedStorage: cutlass.Constexpr`: the type needs its own name
+            template += "Type"
         base = template
         n = 2
         while template in used:

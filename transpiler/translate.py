@@ -26,6 +26,7 @@ from .discovery import discover
 from .emit import Section, render_module
 from .imports import NameResolver
 from .lower_function import LoweredFunction, lower_function, meta_block
+from .lower_struct import module_struct_sections
 from .meta import MetaMember
 from .signature import ParamSig
 
@@ -181,6 +182,11 @@ def _translate(
             )
         )
 
+    structs: list[str] = []
+    try:
+        structs = module_struct_sections(mod)
+    except TranslationError as err:
+        sink.add(err.diagnostic)
     lowered: list[LoweredFunction] = []
     for fn in emission_order(info, graph):
         try:
@@ -203,14 +209,16 @@ def _translate(
         output_name=out_name,
         sha256=sha,
         namespace=module_namespace(file_name),
-        sections=_sections(mod, lowered),
+        sections=_sections(mod, lowered, structs),
         includes=[h.hip_name for h in helpers],
     )
     return result
 
 
-def _sections(mod: ModuleContext, lowered: list[LoweredFunction]) -> list[Section]:
-    sections: list[Section] = []
+def _sections(
+    mod: ModuleContext, lowered: list[LoweredFunction], structs: list[str]
+) -> list[Section]:
+    sections = [Section([], text) for text in structs]
     seen_classes: set[str] = set()
     for lf in lowered:
         cls = lf.fn.cls
@@ -224,7 +232,7 @@ def _sections(mod: ModuleContext, lowered: list[LoweredFunction]) -> list[Sectio
             sections.append(
                 Section([f"{mod.file_name}:{line}  class {cls.name}", *meta_block(members)])
             )
-        sections += [Section([], functor) for functor in lf.functors]
+        sections += [Section([], item) for item in lf.preamble]
         sections.append(Section([], function_text(lf.cxx)))
     return sections
 

@@ -4,6 +4,7 @@
 //   SmemAllocator smem{};
 //   auto buf = smem.allocate_tensor(type_c<float>{}, make_layout(_8{}), _16{});  // smem tensor
 //   auto p   = smem.allocate_array(type_c<float>{}, _32{});                       // smem_ptr
+//   auto st  = smem.allocate(type_c<SharedStorage>{});          // a @cute.struct: struct_ref
 //
 // Allocations are laid out in call order, each aligned to max(byte_alignment, alignof(T)); the
 // launch must pass at least `smem.size()` bytes of dynamic shared memory (`launch(smem=...)`, as
@@ -15,6 +16,7 @@
 #include "bbx/layout.hpp"
 #include "bbx/numeric.hpp"
 #include "bbx/tensor/pointer.hpp"
+#include "bbx/tensor/smem_struct.hpp"
 #include "bbx/tensor/tensor.hpp"
 
 namespace bbx {
@@ -32,6 +34,18 @@ struct SmemAllocator {
   template <class Bytes, class Align = Int<1>>
   BBX_DEVICE auto allocate(Bytes const& num_bytes, Align const& = {}) {
     return allocate_array(type_c<unsigned char>{}, num_bytes, Align{});
+  }
+
+  // `allocate(Struct, byte_alignment=...)`: a `@cute.struct` in shared memory, at an offset
+  // aligned to max(byte_alignment, the struct's alignment) as in the DSL (smem_struct.hpp).
+  template <class S, class Align = Int<1>>
+  BBX_DEVICE auto allocate(type_c<S> const&, Align const& = {}) {
+    static_assert(is_C_v<Align>, "SmemAllocator: byte_alignment must be a compile-time integer");
+    constexpr long long A = Align::value > alignof(S) ? Align::value : alignof(S);
+    offset_ = (offset_ + A - 1) / A * A;
+    S* p = reinterpret_cast<S*>(base_ + offset_);
+    offset_ += static_cast<long long>(sizeof(S));
+    return struct_ref<S>{p};
   }
 
   // `allocate_array(element_type, num_elems=1, byte_alignment=...)`: an smem pointer.

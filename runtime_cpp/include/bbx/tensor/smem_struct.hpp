@@ -1,0 +1,133 @@
+// bbx/tensor/smem_struct.hpp — the pieces of CuTe DSL's `@cute.struct` shared-storage structs.
+//
+// The translator turns
+//
+//   @cute.struct
+//   class SharedStorage:
+//       sA: cute.struct.Align[cute.struct.MemRange[cutlass.Float16, 256], 128]
+//       mbar: cutlass.Int64
+//
+// into a namespace-scope template with one real member per field, in order, and an alias that
+// fills in the field descriptors where the class is defined (annotations may use trace-time
+// values such as `cute.cosize(layout)`):
+//
+//   template <class SA, class Mbar>
+//   struct SharedStorage_struct {
+//     alignas(field_align_v<SA>) field_t<SA> sA;
+//     alignas(field_align_v<Mbar>) field_t<Mbar> mbar;
+//   };
+//   using SharedStorage = SharedStorage_struct<struct_align<mem_range<half_t, _256>, _128>,
+//                                              struct_scalar<int64_t>>;
+//
+// Field descriptors: `struct_scalar<T>` (a numeric type), `mem_range<T, N>` (MemRange: N
+// elements of T), `struct_align<F, A>` (Align: F's member aligned to max(A, F's own alignment))
+// and a nested struct type itself. The DSL lays fields out as C does: each at the next offset
+// that is a multiple of its alignment, the struct aligned to its most aligned field and its size
+// rounded up to that; `alignas` on C++ members gives exactly those offsets, so
+// `sizeof`/`alignof` of the struct are the DSL's `size_in_bytes()` / `__alignof__()`.
+//
+// `smem.allocate(type_c<S>{})` places an S in the block's dynamic shared memory and returns a
+// `struct_ref<S>`; the generated code reaches fields with `->` and then plain member access:
+//   storage->sA.get_tensor(layout)   storage->sA.data_ptr()   storage->sA(i)
+//   storage->mbar.ptr()              storage->mbar = 0
+// Pointers into the struct carry the alignment of their field, capped at 16 bytes: the dynamic
+// shared memory base is 16-byte aligned on every target (fields keep the DSL's offsets).
+#pragma once
+
+#include <type_traits>
+
+#include "bbx/config.hpp"
+#include "bbx/layout.hpp"
+#include "bbx/numeric.hpp"
+#include "bbx/tensor/pointer.hpp"
+#include "bbx/tensor/tensor.hpp"
+
+namespace bbx {
+
+namespace detail {
+// The static alignment a pointer to a field may claim (see the header comment).
+template <class F>
+inline constexpr int struct_ptr_align_v = alignof(F) < 16 ? int(alignof(F)) : 16;
+}  // namespace detail
+
+// A scalar field: `cutlass.Int64` etc. `.ptr()` is the DSL's `.ptr`; assignment stores.
+template <class T>
+struct struct_scalar {
+  T value_;
+
+  BBX_DEVICE auto ptr() { return make_smem_ptr<detail::struct_ptr_align_v<T>>(&value_); }
+  BBX_DEVICE T load() { return ptr().load(); }
+  template <class U>
+  BBX_DEVICE struct_scalar& operator=(U const& v) {
+    ptr().store(::bbx::to<T>(v));
+    return *this;
+  }
+};
+
+// A MemRange field: N elements of T.
+template <class T, class N>
+struct mem_range {
+  static_assert(is_C_v<N>, "cute.struct.MemRange[dtype, n]: n must be a compile-time integer");
+  static_assert(N::value > 0, "cute.struct.MemRange[dtype, 0] (an empty field) is not supported");
+  T data_[N::value];
+
+  BBX_DEVICE auto data_ptr() {
+    return make_smem_ptr<detail::struct_ptr_align_v<mem_range>>(&data_[0]);
+  }
+  // `.get_tensor(layout)`: the field's elements seen through `layout` (cosize(layout) <= N).
+  // A swizzle (the DSL's `swizzle=`) only changes where elements sit in the field; every access
+  // goes through this tensor, so it is dropped.
+  template <class Layout>
+  BBX_DEVICE auto get_tensor(Layout const& layout) {
+    if constexpr (is_C_v<decltype(cosize(layout))>) {
+      static_assert(decltype(cosize(layout))::value <= N::value,
+                    "MemRange.get_tensor: the layout needs more elements than the field holds");
+    }
+    return make_tensor(data_ptr(), layout);
+  }
+  // `range[i]` (the generated code spells element access `range(i)`, as for tensors).
+  template <class I>
+  BBX_DEVICE T& operator()(I const& i) {
+    return data_ptr()[i];
+  }
+};
+
+// An Align field: F's member, aligned to at least A bytes.
+template <class F, class A>
+struct struct_align {
+  static_assert(is_C_v<A> && A::value > 0 && (A::value & (A::value - 1)) == 0,
+                "cute.struct.Align[field, a]: a must be a compile-time power of two");
+};
+
+namespace detail {
+template <class F> struct field_traits {  // a nested struct
+  using type = F;
+  static constexpr int align = alignof(F);
+};
+template <class F, class A> struct field_traits<struct_align<F, A>> {
+  using type = typename field_traits<F>::type;
+  static constexpr int align =
+      int(A::value) > field_traits<F>::align ? int(A::value) : field_traits<F>::align;
+};
+}  // namespace detail
+
+// The member type and the member alignment of a field descriptor.
+template <class F>
+using field_t = typename detail::field_traits<F>::type;
+template <class F>
+inline constexpr int field_align_v = detail::field_traits<F>::align;
+
+// `S.size_in_bytes()`: as a static integer.
+template <class S>
+BBX_HOST_DEVICE constexpr auto size_in_bytes(type_c<S>) {
+  return Int<int(sizeof(S))>{};
+}
+
+// What `smem.allocate(S)` returns: the struct in shared memory.
+template <class S>
+struct struct_ref {
+  S* ptr_;
+  BBX_DEVICE S* operator->() const { return ptr_; }
+};
+
+}  // namespace bbx

@@ -237,21 +237,18 @@ class StmtLowerer:
         if isinstance(target, cst.Subscript):
             lhs = self.lw.value(target)
             return [c.Assign(lhs, "=", self.lw.value(value))]
-        if (
-            isinstance(target, cst.Attribute)
-            and isinstance(target.value, cst.Name)
-            and target.value.value == fc.self_name
-            and target.attr.value in fc.struct_types
-        ):
-            struct = self.mod.code(value)
-            note = f"self.{target.attr.value}: kernels that read it take {struct} as a template"
-            return [c.Comment((note + " argument",))]
-        if isinstance(target, cst.Attribute) and self.lw.lower(target.value).kind.cat in (
-            Cat.STRUCT_REF,
-            Cat.STRUCT_FIELD,
-        ):
-            return [c.Assign(self.lw.value(target), "=", self.lw.value(value))]
         if isinstance(target, cst.Attribute):
+            attr = target.attr.value
+            on_self = isinstance(target.value, cst.Name) and target.value.value == fc.self_name
+            if on_self and attr in fc.struct_types:
+                struct = self.mod.code(value)
+                note = f"self.{attr}: kernels that read it take {struct} as a template argument"
+                return [c.Comment((note,))]
+            if not on_self and self.lw.lower(target.value).kind.cat in (
+                Cat.STRUCT_REF,
+                Cat.STRUCT_FIELD,
+            ):
+                return [c.Assign(self.lw.value(target), "=", self.lw.value(value))]
             raise fc.error(
                 target,
                 "global-mutation",

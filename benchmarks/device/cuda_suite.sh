@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Everything bbx checks on an NVIDIA GPU, for a call of the lent machine (see RESULTS.md):
-#   checks: the platform layer's CUDA build against the simulator, and every sample end to end
+#   checks: the platform layer's CUDA build against the simulator, the @cute.struct kernels of
+#           tests/transpiler/struct_kernels.py against torch, and every sample end to end
 #           through `bbx run` with BBX_TARGET=cuda (run in parallel: each builds with nvcc)
 #   bench:  bandwidth of elementwise add, and of the norm/softmax/cross-entropy samples
 # Usage: cuda_suite.sh checks|bench|all. Expects wheels of baybridge, libcst and pyyaml in .whl/.
@@ -18,6 +19,7 @@ python3 -c "import torch, bbx; print('torch', torch.__version__, 'bbx from', bbx
 if [ "$what" = checks ] || [ "$what" = all ]; then
   echo "== platform layer: CUDA build vs simulator"
   python3 benchmarks/cuda_platform_check.py --seed 7 > "$out/platform.txt" 2>&1 &
+  python3 benchmarks/device/cuda_struct_check.py > "$out/struct.txt" 2>&1 &
   cases=(
     "hello_world.py"
     "naive_add.py --m 127 --n 129"
@@ -31,6 +33,8 @@ if [ "$what" = checks ] || [ "$what" = all ]; then
     "softmax.py --n 1,37,1000,8192 --max-n 8192 --online --dtype bf16"
     "rmsnorm.py --n 1,37,4096 --dtype bf16"
     "layernorm.py --n 1,37,4096"
+    "layernorm.py --n 1,37,4096 --dtype bf16 --max-n 8192"
+    "layernorm.py --n 1,37,4096 --offset 1000 --no-affine"
     "cross_entropy.py --n 1,37,4096"
   )
   i=0
@@ -48,6 +52,8 @@ if [ "$what" = checks ] || [ "$what" = all ]; then
   done
   echo "== platform check (tail)"
   tail -15 "$out/platform.txt"
+  echo "== @cute.struct kernels"
+  tail -5 "$out/struct.txt"
 fi
 
 if [ "$what" = bench ] || [ "$what" = all ]; then

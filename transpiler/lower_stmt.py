@@ -21,7 +21,7 @@ from .discovery import is_struct_class
 from .kinds import Cat, Kind
 from .lower_call import argument, callee_params
 from .lower_expr import ExprLowerer, Val
-from .lower_struct import kernel_struct_attrs, lower_struct
+from .lower_struct import Annotations, kernel_struct_attrs, lower_struct
 from .scope import DYNAMIC_IF, DYNAMIC_LOOP, STATIC_IF, STATIC_LOOP, Var
 from .walk import walk
 
@@ -155,7 +155,7 @@ class StmtLowerer:
         alias (annotations evaluated here) is a local type (bbx.lower_struct)."""
         fc = self.fc
         template, alias = lower_struct(
-            self.mod, node, fc.structs, self.lw.as_type, self.lw.static_type
+            self.mod, node, Annotations(fc.structs, self.lw.as_type, self.lw.static_type)
         )
         if template is not None:
             fc.preamble.append(template)

@@ -37,6 +37,15 @@ ALIGN = "cutlass.cute.struct.Align"
 
 
 @dataclass(frozen=True)
+class Annotations:
+    """How the annotations of a struct class are lowered where it is defined."""
+
+    structs: set[str]  # struct classes visible there, by Python name
+    dtype: Callable[[cst.BaseExpression], c.CxxType]  # an element / scalar type
+    count: Callable[[cst.BaseExpression], c.CxxType]  # a static integer (a size, an alignment)
+
+
+@dataclass(frozen=True)
 class StructField:
     name: str
     annotation: cst.BaseExpression
@@ -83,23 +92,17 @@ def struct_fields(mod: ModuleContext, node: cst.ClassDef) -> list[StructField]:
     return fields
 
 
-def field_type(
-    mod: ModuleContext,
-    annotation: cst.BaseExpression,
-    structs: set[str],
-    dtype: Callable[[cst.BaseExpression], c.CxxType],
-    count: Callable[[cst.BaseExpression], c.CxxType],
-) -> c.CxxType:
+def field_type(mod: ModuleContext, annotation: cst.BaseExpression, env: Annotations) -> c.CxxType:
     """The field descriptor of an annotation: `struct_scalar<T>`, `mem_range<T, N>`,
     `struct_align<F, A>` or a nested struct's type."""
     if isinstance(annotation, cst.Subscript):
         head = mod.names.resolve(annotation.value)
         args = [e.slice.value for e in annotation.slice if isinstance(e.slice, cst.Index)]
         if head == MEM_RANGE and len(args) == 2:
-            return c.Type("mem_range", (dtype(args[0]), count(args[1])))
+            return c.Type("mem_range", (env.dtype(args[0]), env.count(args[1])))
         if head == ALIGN and len(args) == 2:
-            inner = field_type(mod, args[0], structs, dtype, count)
-            return c.Type("struct_align", (inner, count(args[1])))
+            inner = field_type(mod, args[0], env)
+            return c.Type("struct_align", (inner, env.count(args[1])))
         raise mod.error(
             annotation,
             "struct-field",
@@ -107,12 +110,12 @@ def field_type(
             "use a numeric type, cute.struct.MemRange[dtype, n], cute.struct.Align[field, a] "
             "or another @cute.struct class",
         )
-    if isinstance(annotation, cst.Name) and annotation.value in structs:
+    if isinstance(annotation, cst.Name) and annotation.value in env.structs:
         return c.Type(annotation.value)
     resolved = mod.names.resolve(annotation)
     if resolved in k.NUMERIC_TYPES:
         return c.Type("struct_scalar", (c.Type(k.NUMERIC_TYPES[resolved]),))
-    return c.Type("struct_scalar", (dtype(annotation),))
+    return c.Type("struct_scalar", (env.dtype(annotation),))
 
 
 def template_name(mod: ModuleContext, name: str, text_of: Callable[[str], str]) -> str:
@@ -128,15 +131,11 @@ def template_name(mod: ModuleContext, name: str, text_of: Callable[[str], str]) 
 
 
 def lower_struct(
-    mod: ModuleContext,
-    node: cst.ClassDef,
-    structs: set[str],
-    dtype: Callable[[cst.BaseExpression], c.CxxType],
-    count: Callable[[cst.BaseExpression], c.CxxType],
+    mod: ModuleContext, node: cst.ClassDef, env: Annotations
 ) -> tuple[str | None, c.Using]:
     """The class's template (None when the module already has the same one) and its alias."""
     fields = struct_fields(mod, node)
-    types = tuple(field_type(mod, f.annotation, structs, dtype, count) for f in fields)
+    types = tuple(field_type(mod, f.annotation, env) for f in fields)
     line, _ = mod.position(node)
 
     def text_of(tname: str) -> str:
@@ -193,7 +192,7 @@ def module_struct_sections(mod: ModuleContext) -> list[str]:
         )
 
     for name, node in mod.info.structs.items():
-        template, alias = lower_struct(mod, node, seen, dtype, count)
+        template, alias = lower_struct(mod, node, Annotations(seen, dtype, count))
         seen.add(name)
         alias_text = f"using {alias.name} = {type_text(alias.type)};"
         out.append(alias_text if template is None else f"{template}\n{alias_text}")

@@ -1,5 +1,6 @@
-"""Kernels that stage data through @cute.struct shared storage (tests/transpiler/test_struct.py
-runs them on the simulator; benchmarks/device/cuda_struct_check.py on an NVIDIA GPU)."""
+"""Kernels that stage data through @cute.struct shared storage, and their check against torch
+(tests/transpiler/test_struct.py runs it on the simulator, benchmarks/device/cuda_struct_check.py
+on an NVIDIA GPU)."""
 
 import cutlass
 import cutlass.cute as cute
@@ -99,3 +100,25 @@ def shift_kernel(mX: cute.Tensor):
 def rotate(mX: cute.Tensor):
     # head at 0, vals at 16 (Align 16): 144 bytes (checked mode reports a launch with less).
     shift_kernel(mX).launch(grid=[1, 1, 1], block=[32, 1, 1], smem=16 + 32 * 4)
+
+
+def check_against_torch(device: str) -> None:
+    """Runs the three kernels on fresh random inputs and compares with torch."""
+    import torch
+    from cutlass.cute.runtime import from_dlpack
+
+    x = torch.randn(3 * 64, device=device)
+    y = torch.full_like(x, float("nan"))
+    stats = torch.full((3, 2), float("nan"), device=device)
+    Reverse()(from_dlpack(x), from_dlpack(y), from_dlpack(stats))
+    blocks = x.view(3, 64)
+    torch.testing.assert_close(y.view(3, 64), blocks.flip(1))
+    torch.testing.assert_close(stats[:, 0], blocks[:, 0] + blocks[:, 63])
+    torch.testing.assert_close(stats[:, 1], torch.full((3,), 7.0, device=device))
+    v = torch.randn(32, device=device)
+    w = v.clone()
+    twice_reversed(from_dlpack(w))
+    torch.testing.assert_close(w, (v * 2).flip(0))
+    r = v.clone()
+    rotate(from_dlpack(r))
+    torch.testing.assert_close(r, v.roll(-1))

@@ -93,31 +93,31 @@ def test_translation_wraps_the_block_type() -> None:
     ) in result.text
 
 
-def test_cuda_min_blocks_per_sm(tmp_path: Path) -> None:
-    if toolchain.cuda_compiler() is None:
-        pytest.skip("no nvcc")
-    proc = _build(tmp_path, "cuda", "scale", "--const", "blocks=3")
-    assert proc.returncode == 0, proc.stdout[-4000:]
-    bundle = tmp_path / "cuda"
-    cmd = _unit_command(bundle, {"-c": ["-ptx"]}) + ["-o", str(tmp_path / "k.ptx")]
-    subprocess.run(cmd, cwd=bundle, check=True)
-    ptx = (tmp_path / "k.ptx").read_text()
-    assert ".maxntid 256, 1, 1" in ptx
-    assert ".minnctapersm 3" in ptx
+#: target -> (flags replacing -c to stop at text, what the text must say). AMD: 3 blocks x 4
+#: waves of 64 lanes over 4 SIMDs, so at least 3 waves on each.
+TEXT_CHECKS = {
+    "cuda": (["-ptx"], [".maxntid 256, 1, 1", ".minnctapersm 3"]),
+    "gfx942": (
+        ["-S", "-emit-llvm"],
+        ['"amdgpu-waves-per-eu"="3', '"amdgpu-flat-work-group-size"="1,256"'],
+    ),
+}
 
 
-def test_amd_waves_per_eu(tmp_path: Path) -> None:
-    if toolchain.amd_compiler() is None:
-        pytest.skip("no HIP-capable clang")
-    proc = _build(tmp_path, "gfx942", "scale", "--const", "blocks=3")
+@pytest.mark.parametrize("target", sorted(TEXT_CHECKS))
+def test_the_hint_reaches_the_device_code(target: str, tmp_path: Path) -> None:
+    compiler = toolchain.cuda_compiler() if target == "cuda" else toolchain.amd_compiler()
+    if compiler is None:
+        pytest.skip(f"no compiler for {target}")
+    proc = _build(tmp_path, target, "scale", "--const", "blocks=3")
     assert proc.returncode == 0, proc.stdout[-4000:]
-    bundle = tmp_path / "gfx942"
-    cmd = _unit_command(bundle, {"-c": ["-S", "-emit-llvm"]}) + ["-o", str(tmp_path / "k.ll")]
+    bundle = tmp_path / target
+    flags, expected = TEXT_CHECKS[target]
+    cmd = _unit_command(bundle, {"-c": flags}) + ["-o", str(tmp_path / "device.txt")]
     subprocess.run(cmd, cwd=bundle, check=True)
-    ir = (tmp_path / "k.ll").read_text()
-    # 3 blocks x 4 waves of 64 lanes over 4 SIMDs: at least 3 waves on each.
-    assert '"amdgpu-waves-per-eu"="3' in ir
-    assert '"amdgpu-flat-work-group-size"="1,256"' in ir
+    text = (tmp_path / "device.txt").read_text()
+    for fact in expected:
+        assert fact in text, fact
 
 
 def test_dynamic_value_is_a_clear_error(tmp_path: Path) -> None:

@@ -365,6 +365,18 @@ def _method_call(lw: ExprLowerer, node: cst.Call, func: cst.Attribute) -> Val:
         return Val(kind, c.Call(c.Id("to"), (objx,), (t,)), node=node)
     if name == "reduce":
         bound = _bind(lw, node, ["op", "init_val", "reduction_profile"], ".reduce", 2)
+        profile = bound.get("reduction_profile")
+        if profile is not None and not (
+            isinstance(profile, cst.Integer) and profile.evaluated_value == 0
+        ):
+            # Register values are flat here (bbx/tensor/value.hpp): only a full reduction.
+            raise fc.error(
+                profile,
+                "unsupported-argument",
+                f"reduction_profile={lw.mod.code(profile)} (a reduction over some modes only) "
+                "is not supported",
+                "reduce every mode with reduction_profile=0, e.g. of a sliced tensor's load()",
+            )
         op = lw.lower(bound["op"])
         init = lw.value(bound["init_val"])
         return Val(

@@ -27,6 +27,15 @@ CASES: dict[str, tuple[str, int, int, str, str]] = {
         "unsupported-construct",
         "`with` is not supported",
     ),
+    "partial_reduction_profile": (
+        K
+        + "    v = a.load()\n"
+        + "    s = v.reduce(cute.ReductionOp.ADD, 0.0, reduction_profile=(None, 1))\n",
+        7,
+        64,
+        "unsupported-argument",
+        "reduction_profile=(None, 1) (a reduction over some modes only) is not supported",
+    ),
     "break_in_dynamic_loop": (
         KN + "    for i in range(n):\n        if i > 3:\n            break\n",
         8,

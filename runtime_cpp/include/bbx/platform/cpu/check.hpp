@@ -108,8 +108,10 @@ inline void check_global_slow(const void* p, std::size_t bytes, bool is_write,
 
 // `ref`: a reference was formed (tensor element access `t(i)`) and the direction of the access
 // that follows is unknown. It is checked as a read, except that a never-written byte is not an
-// error: it counts as initialised from then on (writer -4, outside any barrier interval's race
-// checks), since the reference is typically assigned to.
+// error: the reference is typically assigned to (`s[i] = v` in the DSL), so it counts as a write
+// by this thread in this barrier interval. Another thread's read or write of the byte before the
+// next sync_threads is then a race, as for an explicit store. (A reference to a byte written
+// before stays a read: a second element-wise write is not seen as one.)
 inline void check_shared_slow(const void* p, std::size_t bytes, bool is_write, bool atomic,
                               const std::source_location& loc, bool ref = false) {
   Thread& t = cur("check_shared_access");
@@ -131,8 +133,9 @@ inline void check_shared_slow(const void* p, std::size_t bytes, bool is_write, b
              " (" + hex(c + i) + ")";
     };
     if (ref && !written) {
-      s.w_epoch = b.first_epoch;
-      s.writer = -4;
+      s.w_epoch = b.epoch;
+      s.writer = t.tid;
+      s.wref = true;
       s.wloc = loc;
       continue;
     }
@@ -140,7 +143,15 @@ inline void check_shared_slow(const void* p, std::size_t bytes, bool is_write, b
       kernel_error("read of uninitialised shared memory at " + where() + " at " + site_str(loc) +
                    ": no thread of this block wrote it");
     if (!atomic) {
-      if (written && s.w_epoch == b.epoch && s.writer != t.tid && s.writer != -4)
+      if (written && s.w_epoch == b.epoch && s.writer != t.tid && (ref || s.wref))
+        // Element references on one side at least: which of the two wrote is not known.
+        kernel_error("shared-memory race at " + where() + ": thread " + std::to_string(s.writer) +
+                     " and then thread " + std::to_string(t.tid) + " access it (element accesses, " +
+                     "one of them a write) with no sync_threads in between" +
+                     (s.wloc.line() == 0 && loc.line() == 0
+                          ? std::string()
+                          : ", at " + site_str(s.wloc) + " and " + site_str(loc)));
+      if (written && s.w_epoch == b.epoch && s.writer != t.tid)
         kernel_error(std::string("shared-memory race (") +
                      (is_write ? "write after write" : "read after write") + ") at " + where() +
                      ": thread " + std::to_string(t.tid) + (is_write ? " writes" : " reads") +
@@ -156,6 +167,7 @@ inline void check_shared_slow(const void* p, std::size_t bytes, bool is_write, b
     if (is_write) {
       s.w_epoch = b.epoch;
       s.writer = atomic ? -3 : t.tid;
+      s.wref = false;
       s.wloc = loc;
     } else {
       if (s.r_epoch != b.epoch) {

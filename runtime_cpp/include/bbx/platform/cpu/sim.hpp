@@ -184,6 +184,7 @@ struct GroupState {
 struct ShadowByte {
   std::uint64_t w_epoch = 0, r_epoch = 0;
   std::int32_t writer = -1, reader = -1;  // reader == -2: several readers
+  bool wref = false;  // the write was an element reference (`t(i)`): its direction is a guess
   std::source_location wloc{}, rloc{};
 };
 

@@ -1,12 +1,19 @@
 """`mask_and_clamp=` on DSL shuffles (the PTX c operand), run on the simulator against torch:
 a full-warp inclusive scan (`up`, c = 0), a scan within 8-lane segments (c = 24 << 8), and the
-DSL default c = 31, with which an `up` shuffle returns every lane's own value."""
+DSL default c = 31, with which an `up` shuffle returns every lane's own value (and on AMD
+compiles to no exchange)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
-from .conftest import run_driver_on_simulator
+import pytest
+
+from bbx import toolchain
+
+from .conftest import ROOT, run_driver_on_simulator
 
 KERNEL = '''
 import cutlass
@@ -60,3 +67,44 @@ print("PASS")
 
 def test_scans_on_simulator(tmp_path: Path) -> None:
     run_driver_on_simulator(tmp_path, {"scan_kernels.py": KERNEL}, DRIVER)
+
+
+DEFAULT_UP = """
+import cutlass
+import cutlass.cute as cute
+
+
+@cute.kernel
+def default_up_kernel(mX: cute.Tensor, mY: cute.Tensor):
+    tidx, _, _ = cute.arch.thread_idx()
+    mY[tidx] = cute.arch.shuffle_sync_up(mX[tidx], 1)
+
+
+@cute.jit
+def default_up(mX: cute.Tensor, mY: cute.Tensor):
+    default_up_kernel(mX, mY).launch(grid=[1, 1, 1], block=[64, 1, 1])
+"""
+
+
+def test_amd_default_up_shuffle_exchanges_nothing(tmp_path: Path) -> None:
+    """With the DSL's default c = 31 an `up` shuffle returns every lane's own value (checked on
+    the simulator above): on gfx942 it compiles to no cross-lane instruction at all."""
+    if toolchain.amd_compiler() is None or toolchain.objdump() is None:
+        pytest.skip("needs a HIP-capable clang and llvm-objdump")
+    source = tmp_path / "up_kernels.py"
+    source.write_text(DEFAULT_UP)
+    spec = "i32[64]:stride(1)@16"
+    proc = subprocess.run(
+        [sys.executable, "-m", "bbx.cli", "build", f"{source}:default_up", "--target", "gfx942",
+         "--arg", spec, "--arg", spec, "-o", str(tmp_path / "bundle")],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout[-4000:]
+    code_object = next((tmp_path / "bundle").glob("*.hsaco"))
+    text = subprocess.run(
+        [toolchain.objdump() or "", "-d", str(code_object)],
+        check=True, capture_output=True, text=True,
+    ).stdout  # fmt: skip
+    assert "global_store_dword" in text, "no kernel code?"
+    for cross_lane in ("ds_bpermute", "_dpp", "ds_swizzle", "v_readlane"):
+        assert cross_lane not in text, cross_lane

@@ -161,6 +161,9 @@ BBX_DEVICE T shuffle_sync_up(const T& v, int delta, int width = 32) {
 // (DPP / ds_swizzle where it has one); any other c follows the PTX rule through ds_bpermute.
 template <::bbx::detail::shfl_mode Mode, class T, class WidthFn>
 BBX_DEVICE T shuffle_clamped(const T& v, int b, mask_and_clamp c, WidthFn with_width) {
+  // The DSL's default c for `up` (31) keeps every lane's own value (shfl_src_ptx): no exchange.
+  if constexpr (Mode == ::bbx::detail::shfl_mode::up)
+    if (c.c == 31) return v;
   if (__builtin_constant_p(c.c) && ::bbx::detail::shfl_width_of(Mode, c.c) != 0)
     return with_width(::bbx::detail::shfl_width_of(Mode, c.c));
   const int lane = detail::wave_lane();

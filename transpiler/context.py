@@ -77,6 +77,8 @@ class FunctionContext:
     #: namespace-scope code this function needs, emitted before it: functor structs standing
     #: for its host lambdas, templates of the @cute.struct classes it defines.
     preamble: list[str] = field(default_factory=list)
+    #: host lambdas emitted as functors so far (they are numbered).
+    lambdas: int = 0
     #: `@cute.struct` types visible here by Python name (local classes, module-level ones).
     structs: set[str] = field(default_factory=set)
     #: `self.x` attributes holding a @cute.struct class -> the C++ type they stand for.

@@ -556,7 +556,8 @@ def lower_lambda(lw: ExprLowerer, node: cst.Lambda) -> c.Expr:
             fc.env.hidden.pop(p, None)
     capture = "=" if _captures(lw, node.body, set(params)) else ""
     if fc.role == "host" and not capture:
-        name = f"{fc.fn.cxx_name}_lambda{len(fc.preamble)}"
+        name = f"{fc.fn.cxx_name}_lambda{fc.lambdas}"
+        fc.lambdas += 1
         line, _ = fc.mod.position(node)
         comment = f"{fc.mod.file_name}:{line}  {fc.mod.code(node)}"
         fc.preamble.append(functor_text(name, params, body, comment))

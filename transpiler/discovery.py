@@ -90,6 +90,8 @@ def is_struct_class(node: cst.ClassDef, names: NameResolver) -> bool:
 
 
 def _struct_attrs(method: cst.FunctionDef, cls: DslClass, names: NameResolver) -> None:
+    params = method.params.params
+    self_name = params[0].name.value if params else "self"
     structs: set[str] = set()
     for node in _walk_statements(method.body, classes=True):
         if isinstance(node, cst.ClassDef) and is_struct_class(node, names):
@@ -99,7 +101,7 @@ def _struct_attrs(method: cst.FunctionDef, cls: DslClass, names: NameResolver) -
             and len(node.targets) == 1
             and isinstance(node.targets[0].target, cst.Attribute)
             and isinstance(node.targets[0].target.value, cst.Name)
-            and node.targets[0].target.value.value == "self"
+            and node.targets[0].target.value.value == self_name
             and isinstance(node.value, cst.Name)
             and node.value.value in structs
         ):

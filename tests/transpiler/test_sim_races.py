@@ -1,7 +1,7 @@
 """Checked mode (BBX_SIM_CHECK=1) reports shared-memory races of DSL kernels that write and read
 shared memory element by element (`s[i] = v`, `v = s[j]`): an access to another thread's
-element with no `sync_threads` in between names both threads. The same kernel with the barrier
-passes against torch."""
+element with no `sync_threads` in between names both threads and the Python statements of both
+accesses. The same kernel with the barrier passes against torch."""
 
 from __future__ import annotations
 
@@ -74,4 +74,7 @@ def test_a_missing_barrier_is_a_reported_race(tmp_path: Path) -> None:
     assert proc.returncode != 0, proc.stdout[-4000:]
     assert "shared-memory race at dynamic shared offset" in proc.stdout, proc.stdout[-4000:]
     assert "one of them a write) with no sync_threads in between" in proc.stdout
+    # Both accesses by the Python statement (and generated line) that made them.
+    assert "race_kernels.py:15 `mY[tidx] = s[(tidx + 1) % 64]` (race_kernels.hip:" in proc.stdout
+    assert "race_kernels.py:12 `s[tidx] = mX[tidx] * 2.0` (race_kernels.hip:" in proc.stdout
     assert "Traceback" not in proc.stdout

@@ -27,6 +27,7 @@ from .argspec import ArgSpec, ArgumentError, ConstexprSpec, ScalarSpec, StreamSp
 from .builder import ExtensionBuild, build_extension
 from .cache import BuildCache, specialization_key
 from .loader import load_extension
+from .source_map import annotate_sites
 from .specialize import evaluate_meta, render_unit
 from .targets import Target, default_target
 
@@ -179,9 +180,11 @@ class Launcher:
     """Calls one loaded specialization with a call's values (by parameter name)."""
 
     def __init__(self, module: Any, specs: dict[str, ArgSpec], function: FunctionInfo,
-                 target: Target, label: str) -> None:
+                 target: Target, label: str, generated: dict[str, str] | None = None) -> None:
         self.module, self.specs, self.function = module, specs, function
         self.target, self.label = target, label
+        #: generated file name -> text, to name Python lines in run-time reports
+        self.generated = generated or {}
 
     def __call__(self, values: dict[str, Any]) -> None:
         packed: list[Any] = []
@@ -205,8 +208,10 @@ class Launcher:
         try:
             self.module.call(tuple(packed), stream)
         except RuntimeError as exc:
-            raise KernelError(f"bbx: {self.label} failed on target {self.target.name}:\n{exc}") \
-                from None
+            report = annotate_sites(str(exc), self.generated)
+            raise KernelError(
+                f"bbx: {self.label} failed on target {self.target.name}:\n{report}"
+            ) from None
 
 
 class Dispatcher:
@@ -273,7 +278,8 @@ class Dispatcher:
 
         entry, _ = self.cache.get_or_build(key, build)
         module = load_extension(entry.artifact(entry.manifest["extension"]), unit.module_name)
-        return Launcher(module, specs, info, target, label)
+        generated = {hip_name: translation.text, **dependencies}
+        return Launcher(module, specs, info, target, label, generated)
 
 
 _installed: Dispatcher | None = None

@@ -1,4 +1,5 @@
-"""Maps compiler diagnostics on generated C++ back to the Python line each statement came from.
+"""Maps compiler diagnostics on generated C++, and the simulator's reports that name generated
+lines, back to the Python line each statement came from.
 
 Generated files put `// <file>.py:<line>  <python text>` above every translated statement; a
 diagnostic on generated line N is attributed to the nearest such comment at or above N.
@@ -12,6 +13,7 @@ from pathlib import Path
 
 _PY_LINE = re.compile(r"^\s*// (?P<file>[\w./-]+\.py):(?P<line>\d+)(?:\s{2}(?P<text>.*))?$")
 _LOCATION = re.compile(r"(?P<path>[^\s:()]+):(?P<line>\d+):(?P<col>\d+):")
+_SITE = re.compile(r"(?P<path>[^\s:()]*?(?P<name>[\w.-]+\.hip)):(?P<line>\d+)")
 _DIAGNOSTIC = re.compile(
     r"^(?P<path>[^\s:][^:]*):(?P<line>\d+):(?:(?P<col>\d+):)? (?P<kind>(?:fatal )?error|warning):"
     r" (?P<message>.*)$"
@@ -85,3 +87,24 @@ def annotate_compiler_output(output: str, generated_files: dict[str, Path]) -> s
             if origin is not None:
                 annotated.append(f"    from Python {origin.file}:{origin.line}: {origin.text}")
     return "\n".join(annotated)
+
+
+def annotate_sites(report: str, generated: dict[str, str]) -> str:
+    """A run-time report (the simulator's checker) names generated lines as `<dir>/<x>.hip:<n>`:
+    each becomes the Python statement it came from, `<file>.py:<line> `<text>` (<x>.hip:<n>)`.
+
+    `generated` maps a generated file's name to its text."""
+    lines_of = {name: text.splitlines() for name, text in generated.items()}
+
+    def located(match: re.Match[str]) -> str:
+        lines = lines_of.get(match["name"])
+        if lines is None:
+            return match.group(0)
+        where = f"{match['name']}:{match['line']}"
+        origin = python_origin(lines, int(match["line"]))
+        if origin is None:
+            return where
+        text = f" `{origin.text}`" if origin.text else ""
+        return f"{origin.file}:{origin.line}{text} ({where})"
+
+    return _SITE.sub(located, report)

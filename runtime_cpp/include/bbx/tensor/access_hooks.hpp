@@ -19,6 +19,9 @@
 #pragma once
 
 #include <cstddef>
+#if defined(BBX_TARGET_CPU)
+#  include <source_location>
+#endif
 
 #include "bbx/config.hpp"
 
@@ -32,7 +35,23 @@ struct access_hooks_t {
   access_hook_t shared_ref = nullptr;  // a reference formed; `is_write` is always false
 };
 inline access_hooks_t access_hooks{};
+// The generated-code line of the element access the hooks are about to see: `Tensor::operator()`
+// notes it (a defaulted std::source_location argument) and the checker takes it for its reports.
+// One per host thread: a block's fibers switch only at barriers and collectives, never between
+// an element access and its check.
+inline thread_local std::source_location access_site{};
 }  // namespace bbx::sim
+#endif
+
+// BBX_ACCESS_SITE: the trailing parameter of element-access operators that receives the caller's
+// location on the simulator (nothing elsewhere); BBX_NOTE_ACCESS_SITE(it) records it when the
+// iterator `it` reaches checked (global or shared) memory.
+#if defined(BBX_TARGET_CPU)
+#  define BBX_ACCESS_SITE , std::source_location access_site_ = std::source_location::current()
+#  define BBX_NOTE_ACCESS_SITE(it) ::bbx::detail::note_access_site(it, access_site_)
+#else
+#  define BBX_ACCESS_SITE
+#  define BBX_NOTE_ACCESS_SITE(it) ((void)0)
 #endif
 
 namespace bbx::detail {

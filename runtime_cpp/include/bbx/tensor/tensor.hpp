@@ -309,22 +309,47 @@ struct Tensor {
   static constexpr int rank = detail::top_rank_v<decltype(detail::inner_layout(std::declval<Layout>()))>;
 
   // t(coord) / t(c0, c1, ...): an element (reference, or a coordinate for identity tensors), or a
-  // sliced view when the coordinate contains `_`.
+  // sliced view when the coordinate contains `_`. On the simulator, with up to three
+  // coordinates, the call also notes its source line for the checker's reports (BBX_ACCESS_SITE).
   template <class Crd>
-  BBX_HOST_DEVICE constexpr decltype(auto) operator()(Crd const& c) const {
+  BBX_HOST_DEVICE constexpr decltype(auto) operator()(Crd const& c BBX_ACCESS_SITE) const {
+    BBX_NOTE_ACCESS_SITE(data());
     return access(*this, c);
   }
   template <class Crd>
-  BBX_HOST_DEVICE constexpr decltype(auto) operator()(Crd const& c) {
+  BBX_HOST_DEVICE constexpr decltype(auto) operator()(Crd const& c BBX_ACCESS_SITE) {
+    BBX_NOTE_ACCESS_SITE(data());
     return access(*this, c);
   }
-  template <class C0, class C1, class... Cs>
-  BBX_HOST_DEVICE constexpr decltype(auto) operator()(C0 const& c0, C1 const& c1, Cs const&... cs) const {
-    return access(*this, make_coord(c0, c1, cs...));
+  template <class C0, class C1>
+  BBX_HOST_DEVICE constexpr decltype(auto) operator()(C0 const& c0, C1 const& c1 BBX_ACCESS_SITE) const {
+    BBX_NOTE_ACCESS_SITE(data());
+    return access(*this, make_coord(c0, c1));
   }
-  template <class C0, class C1, class... Cs>
-  BBX_HOST_DEVICE constexpr decltype(auto) operator()(C0 const& c0, C1 const& c1, Cs const&... cs) {
-    return access(*this, make_coord(c0, c1, cs...));
+  template <class C0, class C1>
+  BBX_HOST_DEVICE constexpr decltype(auto) operator()(C0 const& c0, C1 const& c1 BBX_ACCESS_SITE) {
+    BBX_NOTE_ACCESS_SITE(data());
+    return access(*this, make_coord(c0, c1));
+  }
+  template <class C0, class C1, class C2>
+  BBX_HOST_DEVICE constexpr decltype(auto) operator()(C0 const& c0, C1 const& c1, C2 const& c2 BBX_ACCESS_SITE) const {
+    BBX_NOTE_ACCESS_SITE(data());
+    return access(*this, make_coord(c0, c1, c2));
+  }
+  template <class C0, class C1, class C2>
+  BBX_HOST_DEVICE constexpr decltype(auto) operator()(C0 const& c0, C1 const& c1, C2 const& c2 BBX_ACCESS_SITE) {
+    BBX_NOTE_ACCESS_SITE(data());
+    return access(*this, make_coord(c0, c1, c2));
+  }
+  template <class C0, class C1, class C2, class C3, class... Cs>
+  BBX_HOST_DEVICE constexpr decltype(auto) operator()(C0 const& c0, C1 const& c1, C2 const& c2, C3 const& c3,
+                                                      Cs const&... cs) const {
+    return access(*this, make_coord(c0, c1, c2, c3, cs...));
+  }
+  template <class C0, class C1, class C2, class C3, class... Cs>
+  BBX_HOST_DEVICE constexpr decltype(auto) operator()(C0 const& c0, C1 const& c1, C2 const& c2, C3 const& c3,
+                                                      Cs const&... cs) {
+    return access(*this, make_coord(c0, c1, c2, c3, cs...));
   }
   template <class Crd>
   BBX_HOST_DEVICE constexpr decltype(auto) operator[](Crd const& c) const {

@@ -18,6 +18,7 @@
 #include <string>
 
 #include "bbx/platform/cpu/sim.hpp"
+#include "bbx/tensor/access_hooks.hpp"
 
 namespace bbx::sim {
 
@@ -180,6 +181,13 @@ inline void check_shared_slow(const void* p, std::size_t bytes, bool is_write, b
     }
   }
 }
+// Where an access comes from: the element access's generated line when `Tensor::operator()`
+// noted one (taken, so that it is not reused), else `loc`.
+inline std::source_location access_site_or(const std::source_location& loc) {
+  std::source_location site = ::bbx::sim::access_site;
+  ::bbx::sim::access_site = std::source_location{};
+  return site.line() != 0 ? site : loc;
+}
 }  // namespace detail
 
 // Tensor code calls this before every global-memory access on the CPU target.
@@ -187,7 +195,7 @@ inline void check_global_access(const void* p, std::size_t bytes, bool is_write,
                                 std::source_location loc = std::source_location::current()) {
   if (!config().checked) [[likely]]
     return;
-  detail::check_global_slow(p, bytes, is_write, loc);
+  detail::check_global_slow(p, bytes, is_write, detail::access_site_or(loc));
 }
 
 // Tensor code calls this before every shared-memory access on the CPU target.
@@ -195,7 +203,7 @@ inline void check_shared_access(const void* p, std::size_t bytes, bool is_write,
                                 std::source_location loc) {
   if (!config().checked) [[likely]]
     return;
-  detail::check_shared_slow(p, bytes, is_write, false, loc);
+  detail::check_shared_slow(p, bytes, is_write, false, detail::access_site_or(loc));
 }
 
 // A reference to shared memory was formed; see check_shared_slow's `ref`.
@@ -203,7 +211,7 @@ inline void check_shared_ref_access(const void* p, std::size_t bytes,
                                     std::source_location loc = std::source_location::current()) {
   if (!config().checked) [[likely]]
     return;
-  detail::check_shared_slow(p, bytes, false, false, loc, true);
+  detail::check_shared_slow(p, bytes, false, false, detail::access_site_or(loc), true);
 }
 
 // Atomics: bounds and initialisation are checked, but concurrent atomics are not races.
@@ -211,8 +219,9 @@ inline void check_atomic_access(const void* p, std::size_t bytes,
                                 std::source_location loc = std::source_location::current()) {
   if (!config().checked) [[likely]]
     return;
-  if (detail::in_dynamic_smem(p)) detail::check_shared_slow(p, bytes, true, true, loc);
-  else detail::check_global_slow(p, bytes, true, loc);
+  const std::source_location at = detail::access_site_or(loc);
+  if (detail::in_dynamic_smem(p)) detail::check_shared_slow(p, bytes, true, true, at);
+  else detail::check_global_slow(p, bytes, true, at);
 }
 
 }  // namespace bbx::sim

@@ -11,6 +11,7 @@ from . import cxx_ast as c
 from . import dsl_api
 from . import kinds as k
 from .cross_module import ExternalHelper
+from .cxx_names import cxx_name
 from .cxx_printer import functor_text
 from .discovery import DslFunction
 from .imports import dotted
@@ -548,7 +549,7 @@ def lower_lambda(lw: ExprLowerer, node: cst.Lambda) -> c.Expr:
     fc.env.push(STATIC_LOOP)
     try:
         for p in params:
-            fc.env.define(Var(p, p, k.VALUE, 0))
+            fc.env.define(Var(p, cxx_name(p), k.VALUE, 0))
         body = lw.value(node.body)
     finally:
         fc.env.pop()
@@ -560,9 +561,9 @@ def lower_lambda(lw: ExprLowerer, node: cst.Lambda) -> c.Expr:
         fc.lambdas += 1
         line, _ = fc.mod.position(node)
         comment = f"{fc.mod.file_name}:{line}  {fc.mod.code(node)}"
-        fc.preamble.append(functor_text(name, params, body, comment))
+        fc.preamble.append(functor_text(name, [cxx_name(p) for p in params], body, comment))
         return c.Construct(c.Type(name))
-    return c.Lambda(tuple(params), (c.Return(body),), capture)
+    return c.Lambda(tuple(cxx_name(p) for p in params), (c.Return(body),), capture)
 
 
 def _captures(lw: ExprLowerer, node: cst.CSTNode, params: set[str]) -> bool:

@@ -16,6 +16,7 @@ from . import dsl_api
 from . import kinds as k
 from . import meta as m
 from .context import FunctionContext
+from .cxx_names import cxx_name
 from .imports import dotted
 from .kinds import Cat, Kind
 
@@ -537,7 +538,7 @@ class ExprLowerer:
                 return Val(k.VALUE, c.Call(c.Member(objx, "ptr")), node=node)
             return Val(
                 Kind(Cat.STRUCT_FIELD),
-                c.Member(objx, attr, arrow=cat is Cat.STRUCT_REF),
+                c.Member(objx, cxx_name(attr), arrow=cat is Cat.STRUCT_REF),
                 node=node,
             )
         if cat is Cat.TYPE and obj.type is not None:

@@ -9,6 +9,7 @@ import libcst as cst
 from . import cxx_ast as c
 from . import meta as m
 from .context import FunctionContext, ModuleContext
+from .cxx_names import cxx_name
 from .discovery import DslClass, DslFunction
 from .imports import local_names
 from .kinds import Cat
@@ -139,8 +140,8 @@ def lower_function(mod: ModuleContext, fn: DslFunction) -> LoweredFunction:
                 if (p.default is not None)
                 else m.VALUE
             )
-        fc.env.define(Var(p.name, p.name, p.kind, line, template_type=p.template))
-        cparams.append(c.Param(p.type, p.name))
+        fc.env.define(Var(p.name, cxx_name(p.name), p.kind, line, template_type=p.template))
+        cparams.append(c.Param(p.type, cxx_name(p.name)))
     template_params += [fn.cls.struct_attrs[attr] for attr in kernel_struct_attrs(fn)]
     if sig.stream is not None:
         fc.stream_name = sig.stream

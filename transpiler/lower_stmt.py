@@ -16,6 +16,7 @@ from . import cxx_ast as c
 from . import kinds as k
 from . import meta as m
 from .context import FunctionContext
+from .cxx_names import cxx_name
 from .diagnostics import TranslationError
 from .discovery import is_struct_class
 from .kinds import Cat, Kind
@@ -125,7 +126,7 @@ class StmtLowerer:
                 names += [e.value.value for e in t.elements if isinstance(e.value, cst.Name)]
         for name in names:
             if name != "_" and self.fc.env.lookup(name) is None:
-                self.fc.env.define(Var(name, name, k.VALUE, 0))
+                self.fc.env.define(Var(name, cxx_name(name), k.VALUE, 0))
 
     def _unsupported_statement(self, stmt: cst.CSTNode) -> TranslationError:
         fc = self.fc
@@ -262,7 +263,7 @@ class StmtLowerer:
     ) -> list[c.Stmt]:
         fc = self.fc
         line, _ = self.mod.position(stmt)
-        cxx = cxx or name
+        cxx = cxx or cxx_name(name)
         kind = val.kind
         if kind.cat is Cat.LITERAL and isinstance(kind.value, (int, float, bool)):
             if (
@@ -393,7 +394,7 @@ class StmtLowerer:
         cxx_names = []
         elems = val.kind.elems if val.kind.cat is Cat.TUPLE else ()
         for i, n in enumerate(names):
-            cxx = fc.env.fresh_unused() if n == "_" else n
+            cxx = fc.env.fresh_unused() if n == "_" else cxx_name(n)
             cxx_names.append(cxx)
             if n != "_":
                 kind = elems[i] if i < len(elems) else k.VALUE
@@ -644,7 +645,7 @@ class StmtLowerer:
                 "iteration over this value is not supported",
                 "loop with range(...), cutlass.range(...) or cutlass.range_constexpr(...)",
             )
-        name = fc.env.fresh_unused() if s.target.value == "_" else s.target.value
+        name = fc.env.fresh_unused() if s.target.value == "_" else cxx_name(s.target.value)
         line, _ = self.mod.position(s)
         if resolved is not None and resolved.endswith("range_constexpr"):
             return self._static_for(s, it, name, line)

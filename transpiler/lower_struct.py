@@ -27,6 +27,7 @@ import libcst as cst
 from . import cxx_ast as c
 from . import kinds as k
 from .context import ModuleContext
+from .cxx_names import cxx_name
 from .cxx_printer import type_text
 from .discovery import DslFunction
 from .signature import camel
@@ -141,7 +142,8 @@ def lower_struct(
     def text_of(tname: str) -> str:
         params = ", ".join(f"class {f.template_param}" for f in fields)
         members = [
-            f"  alignas(field_align_v<{f.template_param}>) field_t<{f.template_param}> {f.name};"
+            f"  alignas(field_align_v<{f.template_param}>) field_t<{f.template_param}> "
+            f"{cxx_name(f.name)};"
             for f in fields
         ]
         return "\n".join(

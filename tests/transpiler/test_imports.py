@@ -79,7 +79,9 @@ def k(a: cute.Tensor):
 """
     result = translate_snippet(src, "k.py")
     assert result.ok, result.render_diagnostics()
-    assert "a(_0{}) = size(a) + size;" in result.text
+    # The local is renamed in C++ (`auto size = size(a)` would refer to itself).
+    assert "auto size_ = _3{};" in result.text
+    assert "a(_0{}) = size(a) + size_;" in result.text
 
 
 def test_unrelated_module_named_cute_is_not_the_dsl() -> None:

@@ -20,6 +20,7 @@ from typing import Any
 import jinja2
 
 from .. import __version__, meta
+from ..cxx_names import cxx_name
 from ..dsl_api import FUNCTORS
 from ..paths import templates_dir
 from ..translate import FunctionInfo, TranslationResult, module_namespace
@@ -143,7 +144,7 @@ def bind_tensor(index: int, name: str, spec: TensorSpec) -> ArgBinding:
     layout = (f"bbx::make_layout(bbx::make_shape({', '.join(ext)}), "
               f"bbx::make_stride({', '.join(strides)}))")
     pointer = f"bbx::make_gmem_ptr<{spec.align}>(data_pointer<{ctype}>(a_{name}[0]))"
-    setup.append(f"auto {name} = bbx::make_tensor({pointer},")
+    setup.append(f"auto {cxx_name(name)} = bbx::make_tensor({pointer},")
     setup.append(f"                {layout});")
     type_ext = [_dim(d, "int{}") for d in spec.shape]
     type_strides = [_dim(d, "int{}") for d in spec.stride]
@@ -151,7 +152,7 @@ def bind_tensor(index: int, name: str, spec: TensorSpec) -> ArgBinding:
                    f"bbx::make_stride({', '.join(type_strides)}))")
     cxx = (f"decltype(bbx::make_tensor(bbx::make_gmem_ptr<{spec.align}>"
            f"(static_cast<{ctype}*>(nullptr)), {type_layout}))")
-    return ArgBinding(name, str(spec), tuple(setup), name, cxx)
+    return ArgBinding(name, str(spec), tuple(setup), cxx_name(name), cxx)
 
 
 def bind_constexpr(name: str, spec: ConstexprSpec) -> ArgBinding:
@@ -187,18 +188,19 @@ def bind_argument(index: int, name: str, spec: ArgSpec) -> ArgBinding:
     if isinstance(spec, ScalarSpec):
         ctype = cxx_type(spec.dtype)
         caster = "double" if dtype_info(spec.dtype).is_float else "long long"
-        setup = f"const auto {name} = static_cast<{ctype}>(args[{index}].cast<{caster}>());"
-        return ArgBinding(name, str(spec), (setup,), name, ctype)
+        var = cxx_name(name)
+        setup = f"const auto {var} = static_cast<{ctype}>(args[{index}].cast<{caster}>());"
+        return ArgBinding(name, str(spec), (setup,), var, ctype)
     if isinstance(spec, ConstexprSpec):
         return bind_constexpr(name, spec)
     if isinstance(spec, StreamSpec):
         return ArgBinding(name, str(spec), (), "bbx::Stream{stream}", "bbx::Stream")
     if isinstance(spec, PointerSpec):
         ctype = cxx_type(spec.dtype)
-        setup = (f"const auto {name} = "
+        setup = (f"const auto {cxx_name(name)} = "
                  f"bbx::make_gmem_ptr<{spec.align}>(data_pointer<{ctype}>(args[{index}]));")
         cxx = f"decltype(bbx::make_gmem_ptr<{spec.align}>(static_cast<{ctype}*>(nullptr)))"
-        return ArgBinding(name, str(spec), (setup,), name, cxx)
+        return ArgBinding(name, str(spec), (setup,), cxx_name(name), cxx)
     raise SpecializationError(f"argument {name}: unsupported spec {spec}")
 
 

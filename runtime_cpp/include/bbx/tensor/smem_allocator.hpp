@@ -42,10 +42,7 @@ struct SmemAllocator {
   BBX_DEVICE auto allocate(type_c<S> const&, Align const& = {}) {
     static_assert(is_C_v<Align>, "SmemAllocator: byte_alignment must be a compile-time integer");
     constexpr long long A = Align::value > alignof(S) ? Align::value : alignof(S);
-    offset_ = (offset_ + A - 1) / A * A;
-    S* p = reinterpret_cast<S*>(base_ + offset_);
-    offset_ += static_cast<long long>(sizeof(S));
-    return struct_ref<S>{p};
+    return struct_ref<S>{reinterpret_cast<S*>(take(A, static_cast<long long>(sizeof(S))))};
   }
 
   // `allocate_array(element_type, num_elems=1, byte_alignment=...)`: an smem pointer.
@@ -56,10 +53,8 @@ struct SmemAllocator {
     constexpr int A = int(Align::value) > int(alignof(T)) ? int(Align::value) : int(alignof(T));
     static_assert((A & (A - 1)) == 0 && A <= 16,
                   "SmemAllocator: byte_alignment must be a power of two of at most 16");
-    offset_ = (offset_ + A - 1) / A * A;
-    T* p = reinterpret_cast<T*>(base_ + offset_);
-    offset_ += static_cast<long long>(count) * static_cast<long long>(sizeof(T));
-    return make_smem_ptr<A>(p);
+    const long long bytes = static_cast<long long>(count) * static_cast<long long>(sizeof(T));
+    return make_smem_ptr<A>(reinterpret_cast<T*>(take(A, bytes)));
   }
 
   // `allocate_tensor(element_type, layout, byte_alignment=...)`: a shared-memory tensor with
@@ -68,6 +63,15 @@ struct SmemAllocator {
   BBX_DEVICE auto allocate_tensor(DType const& dtype, Layout const& layout, Align const& = {}) {
     auto p = allocate_array(dtype, cosize(layout), Align{});
     return make_tensor(p, layout);
+  }
+
+ private:
+  // The next `bytes` bytes at an offset that is a multiple of `align`.
+  BBX_DEVICE unsigned char* take(long long align, long long bytes) {
+    offset_ = (offset_ + align - 1) / align * align;
+    unsigned char* p = base_ + offset_;
+    offset_ += bytes;
+    return p;
   }
 };
 

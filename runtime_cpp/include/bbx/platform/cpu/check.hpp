@@ -144,7 +144,8 @@ inline void check_shared_slow(const void* p, std::size_t bytes, bool is_write, b
       kernel_error("read of uninitialised shared memory at " + where() + " at " + site_str(loc) +
                    ": no thread of this block wrote it");
     if (!atomic) {
-      if (written && s.w_epoch == b.epoch && s.writer != t.tid && (ref || s.wref))
+      const bool raced = written && s.w_epoch == b.epoch && s.writer != t.tid;
+      if (raced && (ref || s.wref))
         // Element references on one side at least: which of the two wrote is not known.
         kernel_error("shared-memory race at " + where() + ": thread " + std::to_string(s.writer) +
                      " and then thread " + std::to_string(t.tid) + " access it (element accesses, " +
@@ -152,7 +153,7 @@ inline void check_shared_slow(const void* p, std::size_t bytes, bool is_write, b
                      (s.wloc.line() == 0 && loc.line() == 0
                           ? std::string()
                           : ", at " + site_str(s.wloc) + " and " + site_str(loc)));
-      if (written && s.w_epoch == b.epoch && s.writer != t.tid)
+      if (raced)
         kernel_error(std::string("shared-memory race (") +
                      (is_write ? "write after write" : "read after write") + ") at " + where() +
                      ": thread " + std::to_string(t.tid) + (is_write ? " writes" : " reads") +

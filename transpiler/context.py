@@ -81,8 +81,12 @@ class FunctionContext:
     lambdas: int = 0
     #: `@cute.struct` types visible here by Python name (local classes, module-level ones).
     structs: set[str] = field(default_factory=set)
-    #: `self.x` attributes holding a @cute.struct class -> the C++ type they stand for.
-    struct_types: dict[str, str] = field(default_factory=dict)
+    @property
+    def struct_types(self) -> dict[str, str]:
+        """`self.x` attributes holding a @cute.struct class -> the C++ type they stand for: the
+        class itself where a @cute.jit method defines it, a template parameter of that name in
+        the kernels that read it (the launch fills it in)."""
+        return self.fn.cls.struct_attrs if self.fn.cls is not None else {}
 
     def error(self, node: cst.CSTNode, code: str, what: str, hint: str = "") -> TranslationError:
         return self.mod.error(node, code, what, hint)

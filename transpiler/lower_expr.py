@@ -62,6 +62,11 @@ def static_int(n: int) -> c.Expr:
     return c.Construct(c.Type("Int", (c.Lit(str(n)),)))
 
 
+def static_int_type(n: int) -> c.CxxType:
+    """`bbx::Int<n>`, a static integer as a type (a template argument)."""
+    return c.Type("bbx::Int", (c.Lit(str(n)),))
+
+
 def float_literal(value: float, ctype: str = "float") -> c.Expr:
     if value != value or value in (float("inf"), float("-inf")):
         suffix = "" if ctype == "double" else "f"
@@ -189,7 +194,7 @@ class ExprLowerer:
         """The type of an integer that must be static: `bbx::Int<k>` of a literal, else the
         value's type (a static integer type when it is one; the C++ use checks)."""
         if isinstance(node, cst.Integer):
-            return c.Type("bbx::Int", (c.Lit(str(node.evaluated_value)),))
+            return static_int_type(int(node.evaluated_value))
         return c.Decltype(self.value(node, static=True), decay=True)
 
     def as_type(self, node: cst.BaseExpression) -> c.CxxType:

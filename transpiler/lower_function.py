@@ -125,11 +125,6 @@ def lower_function(mod: ModuleContext, fn: DslFunction) -> LoweredFunction:
     # A kernel's second template parameter is its block size as a type (bbx::block_threads_t),
     # which its launch site knows: static block extents become launch bounds.
     template_params = ["Meta", "MaxThreads"] if role == "kernel" else ["Meta"]
-    if fn.cls is not None:
-        # `self.x` holding a @cute.struct class: the class itself where a @cute.jit method
-        # defines it, a template parameter of the kernels that read it (the last ones; the
-        # launch fills them in).
-        fc.struct_types = dict(fn.cls.struct_attrs)
     for p in sig.params:
         if p.template is not None:
             template_params.append(p.template)
@@ -142,7 +137,9 @@ def lower_function(mod: ModuleContext, fn: DslFunction) -> LoweredFunction:
             )
         fc.env.define(Var(p.name, cxx_name(p.name), p.kind, line, template_type=p.template))
         cparams.append(c.Param(p.type, cxx_name(p.name)))
-    template_params += [fn.cls.struct_attrs[attr] for attr in kernel_struct_attrs(fn)]
+    # The @cute.struct classes a kernel reads through `self.x`: its last template parameters.
+    if fn.cls is not None:
+        template_params += [fn.cls.struct_attrs[attr] for attr in kernel_struct_attrs(fn)]
     if sig.stream is not None:
         fc.stream_name = sig.stream
     if role == "host":

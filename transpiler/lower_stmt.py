@@ -833,11 +833,8 @@ class StmtLowerer:
             )
         targs.insert(1, block)
         # The @cute.struct classes the kernel reads through `self.x`.
-        targs += [
-            c.Type(fc.struct_types.get(attr, target.cls.struct_attrs[attr]))
-            for attr in kernel_struct_attrs(target)
-            if target.cls is not None
-        ]
+        if target.cls is not None:
+            targs += [c.Type(target.cls.struct_attrs[a]) for a in kernel_struct_attrs(target)]
         return c.Launch(
             c.TemplateId(target.cxx_name, tuple(targs)),
             self._dim3(options["grid"]),

@@ -30,6 +30,7 @@ from .context import ModuleContext
 from .cxx_names import cxx_name
 from .cxx_printer import type_text
 from .discovery import DslFunction
+from .lower_expr import static_int_type
 from .signature import camel
 from .walk import walk
 
@@ -185,7 +186,7 @@ def module_struct_sections(mod: ModuleContext) -> list[str]:
         if isinstance(node, cst.Name) and node.value in mod.info.constants:
             value = mod.info.constants[node.value]
         if isinstance(value, cst.Integer):
-            return c.Type("Int", (c.Lit(str(value.evaluated_value)),))
+            return static_int_type(int(value.evaluated_value))
         raise mod.error(
             node,
             "struct-field",

@@ -3,3 +3,4 @@
 #include "bbx/algorithm/functional.hpp"
 #include "bbx/algorithm/static_for.hpp"
 #include "bbx/algorithm/copy.hpp"
+#include "bbx/intrinsics.hpp"

@@ -9,4 +9,8 @@
 #if __has_include("bbx/platform.hpp")
 #  include "bbx/platform.hpp"
 #  include "bbx/tensor/smem_allocator.hpp"
+#  include "bbx/mma.hpp"
+#  include "bbx/tile.hpp"
+#  include "bbx/tensor/pointer_atomics.hpp"
+#  include "bbx/experimental.hpp"
 #endif

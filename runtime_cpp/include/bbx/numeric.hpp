@@ -4,3 +4,4 @@
 #include "bbx/numeric/numeric_types.hpp"
 #include "bbx/numeric/math.hpp"
 #include "bbx/numeric/fast_math.hpp"
+#include "bbx/numeric/special_math.hpp"

@@ -53,6 +53,8 @@ BBX_HOST_DEVICE constexpr auto idx2crd(Idx const& idx, S const& shape, D const& 
                      [](auto const& i, auto const& s, auto const& d) { return idx2crd(i, s, d); });
   } else if constexpr (is_tuple_v<S>) {
     return transform(shape, stride, [&](auto const& s, auto const& d) { return idx2crd(idx, s, d); });
+  } else if constexpr (is_constant_v<1, S>) {
+    return _0{};  // as CuTe: a static shape-1 mode (often stride 0) has coordinate 0
   } else {
     return (idx / stride) % shape;
   }

@@ -61,4 +61,11 @@ struct is_swizzle<Swizzle<B, M, S>> : std::true_type {};
 template <class T>
 inline constexpr bool is_swizzle_v = is_swizzle<std::remove_cvref_t<T>>::value;
 
+// cute.make_swizzle(b, m, s) (static integers, e.g. make_swizzle(_3{}, _4{}, _3{})).
+template <class B, class M, class S>
+BBX_HOST_DEVICE constexpr auto make_swizzle(B const&, M const&, S const&) {
+  static_assert(is_C_v<B> && is_C_v<M> && is_C_v<S>, "make_swizzle: b, m and s must be compile-time integers");
+  return Swizzle<int(B::value), int(M::value), int(S::value)>{};
+}
+
 }  // namespace bbx

@@ -52,6 +52,13 @@ template <class T>
 inline constexpr bool is_numeric_v = std::is_arithmetic_v<std::remove_cv_t<T>> || is_half_like_v<T>;
 template <class T>
 inline constexpr bool is_floating_v = std::is_floating_point_v<std::remove_cv_t<T>> || is_half_like_v<T>;
+// The DSL's class properties of a numeric type (`dtype.is_float`, `.is_integer`, `.signed`);
+// Boolean is an integer type, as in the DSL.
+template <class T> inline constexpr bool is_float_v = is_floating_v<T>;
+template <class T> inline constexpr bool is_integer_v = std::is_integral_v<std::remove_cv_t<T>>;
+template <class T>
+inline constexpr bool is_signed_v = is_floating_v<T> ||
+    (std::is_signed_v<std::remove_cv_t<T>> && !std::is_same_v<std::remove_cv_t<T>, bool>);
 
 // numeric_limits: std's for built-in types, explicit bit patterns for the 16-bit floats.
 template <class T>

@@ -15,11 +15,33 @@
 #include "bbx/config.hpp"
 #include "bbx/platform/common.hpp"
 
-#if !defined(BBX_HIP_HEADER_FREE)
+#if defined(BBX_HOST_STD)
 #  include <cstddef>
 #  include <string>
 #  include <tuple>
 #  include <utility>
+#endif
+
+#if defined(BBX_HIP_HEADER_FREE) && defined(BBX_HIP_RUNTIME_ABI)
+// A loadable build without ROCm's headers (clang -x hip -nogpuinc -DBBX_HIP_RUNTIME_ABI, linked
+// with libamdhip64): the HIP runtime functions the host side calls, declared at global scope
+// from their C ABI (hip_runtime_api.h: hipError_t is an int-sized enum with hipSuccess 0, dim3
+// three uint32). clang's kernel stubs call hipLaunchKernel and take its parameter types from
+// this declaration.
+extern "C" {
+using hipError_t = int;
+using hipStream_t = struct ihipStream_t*;
+struct bbx_hip_dim3 {
+  unsigned x, y, z;
+};
+hipError_t hipLaunchKernel(const void* function_address, bbx_hip_dim3 blocks, bbx_hip_dim3 threads,
+                           void** args, std::size_t shared_bytes, hipStream_t stream);
+hipError_t hipGetLastError(void);
+const char* hipGetErrorName(hipError_t error);
+const char* hipGetErrorString(hipError_t error);
+hipError_t hipFuncSetAttribute(const void* function, int attribute, int value);
+hipError_t hipGetDeviceCount(int* count);
+}
 #endif
 
 namespace bbx {
@@ -240,12 +262,23 @@ using ::printf;
 
 }  // namespace arch
 
-#if defined(BBX_HIP_HEADER_FREE)
+#if defined(BBX_HIP_HEADER_FREE) && !defined(BBX_HIP_RUNTIME_ABI)
 // Device-only compiles never compile host code: launch is declared so that host code parses.
 template <class... P, class... A>
 void launch(void (*kernel)(P...), dim3 grid, dim3 block, unsigned long smem_bytes, Stream stream,
             A&&... args);
 #else
+#  if defined(BBX_HIP_HEADER_FREE)
+inline constexpr hipError_t hipSuccess = 0;
+inline constexpr int hipFuncAttributeMaxDynamicSharedMemorySize = 8;
+namespace detail {
+using hip_dim3 = ::bbx_hip_dim3;
+}  // namespace detail
+#  else
+namespace detail {
+using hip_dim3 = ::dim3;
+}  // namespace detail
+#  endif
 namespace detail {
 [[noreturn]] inline void throw_hip(hipError_t e, const char* what, dim3 g, dim3 b, std::size_t smem) {
   throw LaunchError(std::string("bbx: ") + what + " failed: " + hipGetErrorName(e) + ": " +
@@ -256,11 +289,19 @@ namespace detail {
 }
 }  // namespace detail
 
-// Launches kernel<<<grid, block, smem_bytes, stream>>>(args...) and checks the launch.
+// Launches kernel<<<grid, block, smem_bytes, stream>>>(args...) and checks the launch; a grid
+// with a zero extent (an empty problem) launches nothing.
 template <class... P, class... A>
 void launch(void (*kernel)(P...), dim3 grid, dim3 block, std::size_t smem_bytes, Stream stream,
             A&&... args) {
   static_assert(sizeof...(P) == sizeof...(A), "bbx::launch: wrong number of kernel arguments");
+  if (grid.x < 0 || grid.y < 0 || grid.z < 0 || block.x <= 0 || block.y <= 0 || block.z <= 0)
+    throw LaunchError("bbx: launch rejected: grid (" + std::to_string(grid.x) + "," +
+                      std::to_string(grid.y) + "," + std::to_string(grid.z) +
+                      ") must not be negative and block (" + std::to_string(block.x) + "," +
+                      std::to_string(block.y) + "," + std::to_string(block.z) +
+                      ") must be positive");
+  if (grid.volume() == 0) return;  // an empty problem: a grid of zero blocks is never launched
   (void)hipGetLastError();  // clear a stale error so it is not blamed on this launch
   if (smem_bytes > 64 * 1024) {
     hipError_t e = hipFuncSetAttribute(reinterpret_cast<const void*>(kernel),
@@ -275,10 +316,10 @@ void launch(void (*kernel)(P...), dim3 grid, dim3 block, std::size_t smem_bytes,
     ((ptrs[i++] = static_cast<void*>(&p)), ...);
   }, params);
   hipError_t e = hipLaunchKernel(reinterpret_cast<const void*>(kernel),
-                                 ::dim3(static_cast<unsigned>(grid.x), static_cast<unsigned>(grid.y),
-                                        static_cast<unsigned>(grid.z)),
-                                 ::dim3(static_cast<unsigned>(block.x), static_cast<unsigned>(block.y),
-                                        static_cast<unsigned>(block.z)),
+                                 detail::hip_dim3{static_cast<unsigned>(grid.x), static_cast<unsigned>(grid.y),
+                                                  static_cast<unsigned>(grid.z)},
+                                 detail::hip_dim3{static_cast<unsigned>(block.x), static_cast<unsigned>(block.y),
+                                                  static_cast<unsigned>(block.z)},
                                  ptrs, smem_bytes, reinterpret_cast<hipStream_t>(stream.handle));
   if (e == hipSuccess) e = hipGetLastError();
   if (e != hipSuccess) detail::throw_hip(e, "hipLaunchKernel", grid, block, smem_bytes);

@@ -4,7 +4,13 @@
 
 #include "bbx/config.hpp"
 
-#if !defined(BBX_HIP_HEADER_FREE)
+// BBX_HOST_STD: host code may use the standard library (every build but AMD device-only
+// header-free compiles; a loadable AMD build without ROCm headers, BBX_HIP_RUNTIME_ABI, has it).
+#if !defined(BBX_HIP_HEADER_FREE) || defined(BBX_HIP_RUNTIME_ABI)
+#  define BBX_HOST_STD 1
+#endif
+
+#if defined(BBX_HOST_STD)
 #  include <cstddef>
 #  include <cstdint>
 #  include <stdexcept>
@@ -22,7 +28,7 @@ struct dim3 {
   }
 };
 
-#if !defined(BBX_HIP_HEADER_FREE)
+#if defined(BBX_HOST_STD)
 // An opaque stream handle as an integer (hipStream_t / cudaStream_t / unused on CPU); 0 is the
 // default (null) stream.
 struct Stream {
@@ -88,8 +94,8 @@ BBX_HOST_DEVICE constexpr int shfl_src_up(int lane, int delta, int width) {
 // PTX shfl.sync with the packed `c` operand that the DSL passes as `mask_and_clamp`: c[12:8] is
 // a segment mask, c[4:0] a clamp lane. Returns the lane (within the 32-lane warp) that `lane`
 // reads, or `lane` itself where PTX keeps the caller's own value. CUDA's `width` w is
-// c = ((32 - w) << 8) | 31 (idx, down, bfly) or c = (32 - w) << 8 (up); the DSL's default for
-// every mode is c = 31, so a DSL `shuffle_sync_up` without mask_and_clamp= keeps every value.
+// c = ((32 - w) << 8) | 31 (idx, down, bfly) or c = (32 - w) << 8 (up); the DSL's defaults are
+// the same with w = 32: c = 31 (idx, down, bfly) and c = 0 (up).
 enum class shfl_mode { idx, up, down, bfly };
 BBX_HOST_DEVICE constexpr int shfl_src_ptx(shfl_mode mode, int lane, int b, int c) {
   const int segmask = (c >> 8) & 31, clamp = c & 31, bval = b & 31;

@@ -53,7 +53,8 @@ inline void sync_access_hooks() {
 
 // Runs kernel(args...) for every thread of the grid; returns when the grid has finished.
 // `kernel` is a plain function (or any callable); arguments are copied once per launch and
-// passed by value to every thread. The stream is ignored (everything is synchronous).
+// passed by value to every thread. The stream is ignored (everything is synchronous). A grid
+// with a zero extent (an empty problem) runs nothing, as on every target.
 template <class Kernel, class... Args>
 void launch(Kernel kernel, dim3 grid, dim3 block, std::size_t smem_bytes, Stream /*stream*/,
             Args&&... args) {

@@ -176,11 +176,19 @@ namespace detail {
 }
 }  // namespace detail
 
-// Launches kernel<<<grid, block, smem_bytes, stream>>>(args...) and checks the launch.
+// Launches kernel<<<grid, block, smem_bytes, stream>>>(args...) and checks the launch; a grid
+// with a zero extent (an empty problem) launches nothing.
 template <class... P, class... A>
 void launch(void (*kernel)(P...), dim3 grid, dim3 block, std::size_t smem_bytes, Stream stream,
             A&&... args) {
   static_assert(sizeof...(P) == sizeof...(A), "bbx::launch: wrong number of kernel arguments");
+  if (grid.x < 0 || grid.y < 0 || grid.z < 0 || block.x <= 0 || block.y <= 0 || block.z <= 0)
+    throw LaunchError("bbx: launch rejected: grid (" + std::to_string(grid.x) + "," +
+                      std::to_string(grid.y) + "," + std::to_string(grid.z) +
+                      ") must not be negative and block (" + std::to_string(block.x) + "," +
+                      std::to_string(block.y) + "," + std::to_string(block.z) +
+                      ") must be positive");
+  if (grid.volume() == 0) return;  // an empty problem: a grid of zero blocks is never launched
   (void)cudaGetLastError();  // clear a stale error so it is not blamed on this launch
   if (smem_bytes > 48 * 1024) {
     cudaError_t e = cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel),

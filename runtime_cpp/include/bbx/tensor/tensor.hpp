@@ -301,6 +301,8 @@ struct Tensor {
   [[no_unique_address]] Layout layout_;
 
   BBX_HOST_DEVICE constexpr auto data() const { return engine_.begin(); }
+  // The DSL's `tensor.iterator`: the pointer (or counting iterator) at the first element.
+  BBX_HOST_DEVICE constexpr auto iterator() const { return engine_.begin(); }
   BBX_HOST_DEVICE constexpr auto data() { return engine_.begin(); }
   BBX_HOST_DEVICE constexpr Layout const& layout() const { return layout_; }
   BBX_HOST_DEVICE constexpr decltype(auto) shape() const { return layout_.shape(); }
@@ -503,8 +505,9 @@ struct identity_iter : counting_iter<Coord> {
     if constexpr (Scalar) return get<0>(this->coord);
     else return this->coord;
   }
+  // (auto: a static-zero coordinate of this iterator may become a static non-zero one)
   template <class Off>
-  BBX_HOST_DEVICE constexpr value_type operator[](Off const& off) const {
+  BBX_HOST_DEVICE constexpr auto operator[](Off const& off) const {
     return *(*this + off);
   }
   template <class Off>

@@ -31,28 +31,39 @@ inline Registry& registry() {
   static Registry r;
   return r;
 }
-inline std::string hex(const void* p) {
+BBX_SIM_FN std::string hex(const void* p);
+#if defined(BBX_SIM_DEFINE_RUNTIME)
+BBX_SIM_FN std::string hex(const void* p) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%p", p);
   return buf;
 }
+#endif  // BBX_SIM_DEFINE_RUNTIME
 }  // namespace detail
 
-inline void register_allocation(const void* p, std::size_t bytes) {
+// Registering a base twice (one tensor passed as two arguments, or two views of one buffer
+// that start at the same address) keeps the larger extent.
+BBX_SIM_FN void register_allocation(const void* p, std::size_t bytes);
+BBX_SIM_FN void unregister_allocation(const void* p);
+BBX_SIM_FN void clear_allocations();
+#if defined(BBX_SIM_DEFINE_RUNTIME)
+BBX_SIM_FN void register_allocation(const void* p, std::size_t bytes) {
   auto& r = detail::registry();
   std::unique_lock lk(r.mu);
-  r.allocs[reinterpret_cast<std::uintptr_t>(p)] = bytes;
+  auto [it, inserted] = r.allocs.try_emplace(reinterpret_cast<std::uintptr_t>(p), bytes);
+  if (!inserted && it->second < bytes) it->second = bytes;
 }
-inline void unregister_allocation(const void* p) {
+BBX_SIM_FN void unregister_allocation(const void* p) {
   auto& r = detail::registry();
   std::unique_lock lk(r.mu);
   r.allocs.erase(reinterpret_cast<std::uintptr_t>(p));
 }
-inline void clear_allocations() {
+BBX_SIM_FN void clear_allocations() {
   auto& r = detail::registry();
   std::unique_lock lk(r.mu);
   r.allocs.clear();
 }
+#endif  // BBX_SIM_DEFINE_RUNTIME
 // RAII registration of a host buffer as "global memory" for checked mode.
 struct ScopedAllocation {
   const void* p;
@@ -63,6 +74,13 @@ struct ScopedAllocation {
 };
 
 inline bool checked() { return config().checked; }
+
+// Installed by bbx/platform/cpu/async_copy.hpp: in checked mode, every shared access is first
+// shown to it, so that reading or writing the destination of an asynchronous copy (cp.async)
+// before the copy was waited for is reported.
+using async_copy_check_t = void (*)(const void* p, std::size_t bytes, bool is_write,
+                                    const std::source_location& loc);
+inline async_copy_check_t async_copy_check = nullptr;
 
 inline void check_shared_access(const void* p, std::size_t bytes, bool is_write,
                                 std::source_location loc = std::source_location::current());
@@ -75,8 +93,13 @@ inline bool in_dynamic_smem(const void* p) {
   return c >= t->blk->smem && c < t->blk->smem + t->blk->smem_cap;
 }
 
-inline void check_global_slow(const void* p, std::size_t bytes, bool is_write,
-                              const std::source_location& loc) {
+BBX_SIM_FN void check_global_slow(const void* p, std::size_t bytes, bool is_write,
+                                  const std::source_location& loc);
+BBX_SIM_FN void check_shared_slow(const void* p, std::size_t bytes, bool is_write, bool atomic,
+                                  const std::source_location& loc, bool ref = false);
+#if defined(BBX_SIM_DEFINE_RUNTIME)
+BBX_SIM_FN void check_global_slow(const void* p, std::size_t bytes, bool is_write,
+                                  const std::source_location& loc) {
   if (in_dynamic_smem(p)) {  // a shared pointer reached a generic access: check it as shared
     check_shared_access(p, bytes, is_write, loc);
     return;
@@ -113,8 +136,8 @@ inline void check_global_slow(const void* p, std::size_t bytes, bool is_write,
 // by this thread in this barrier interval. Another thread's read or write of the byte before the
 // next sync_threads is then a race, as for an explicit store. (A reference to a byte written
 // before stays a read: a second element-wise write is not seen as one.)
-inline void check_shared_slow(const void* p, std::size_t bytes, bool is_write, bool atomic,
-                              const std::source_location& loc, bool ref = false) {
+BBX_SIM_FN void check_shared_slow(const void* p, std::size_t bytes, bool is_write, bool atomic,
+                                  const std::source_location& loc, bool ref) {
   Thread& t = cur("check_shared_access");
   Block& b = *t.blk;
   const char* c = static_cast<const char*>(p);
@@ -182,6 +205,7 @@ inline void check_shared_slow(const void* p, std::size_t bytes, bool is_write, b
     }
   }
 }
+#endif  // BBX_SIM_DEFINE_RUNTIME
 // Where an access comes from: the element access's generated line when `Tensor::operator()`
 // noted one (taken, so that it is not reused), else `loc`.
 inline std::source_location access_site_or(const std::source_location& loc) {
@@ -204,7 +228,9 @@ inline void check_shared_access(const void* p, std::size_t bytes, bool is_write,
                                 std::source_location loc) {
   if (!config().checked) [[likely]]
     return;
-  detail::check_shared_slow(p, bytes, is_write, false, detail::access_site_or(loc));
+  const std::source_location at = detail::access_site_or(loc);
+  if (async_copy_check) async_copy_check(p, bytes, is_write, at);
+  detail::check_shared_slow(p, bytes, is_write, false, at);
 }
 
 // A reference to shared memory was formed; see check_shared_slow's `ref`.
@@ -212,7 +238,9 @@ inline void check_shared_ref_access(const void* p, std::size_t bytes,
                                     std::source_location loc = std::source_location::current()) {
   if (!config().checked) [[likely]]
     return;
-  detail::check_shared_slow(p, bytes, false, false, detail::access_site_or(loc), true);
+  const std::source_location at = detail::access_site_or(loc);
+  if (async_copy_check) async_copy_check(p, bytes, false, at);
+  detail::check_shared_slow(p, bytes, false, false, at, true);
 }
 
 // Atomics: bounds and initialisation are checked, but concurrent atomics are not races.

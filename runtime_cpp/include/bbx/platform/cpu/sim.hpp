@@ -16,10 +16,18 @@
 //     and unwinds its own stack with an internal exception (FiberAbort) caught at its entry;
 //     the scheduler then resumes every other started fiber with a cancel flag so it unwinds the
 //     same way, and launch() rethrows the first error as bbx::sim::SimError on the caller.
+//   * Hardware faults in kernel code — an integer division by zero (SIGFPE), an invalid memory
+//     access (SIGSEGV, SIGBUS), a fiber's stack overflowing into its guard page — are kernel
+//     errors too, naming the block and thread, instead of killing the process: a handler
+//     (installed at the first launch; faults outside simulated threads go to the handler that
+//     was there before) jumps back to the fiber's entry, abandoning the fiber's frames without
+//     unwinding them, and the launch fails as above.
 #pragma once
 
 #include <algorithm>
 #include <atomic>
+#include <csetjmp>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -38,6 +46,22 @@
 #include "bbx/config.hpp"
 #include "bbx/platform/common.hpp"
 #include "bbx/platform/cpu/fiber.hpp"
+
+// ---- out-of-line code ------------------------------------------------------------------------
+// The simulator's scheduler, reports and checkers (the functions marked BBX_SIM_FN here and in
+// check.hpp) are inline by default: the simulator is header-only. A unit compiled with
+// -DBBX_SIM_RUNTIME_EXTERN sees their declarations only and links an object that defines them,
+// compiled once from a unit that defines BBX_SIM_RUNTIME_IMPL as well (bbx builds it per compiler
+// and flags, runtime/prebuilt.py): compiling them is about half the build of a small kernel.
+#if defined(BBX_SIM_RUNTIME_EXTERN)
+#  define BBX_SIM_FN
+#  if defined(BBX_SIM_RUNTIME_IMPL)
+#    define BBX_SIM_DEFINE_RUNTIME 1
+#  endif
+#else
+#  define BBX_SIM_FN inline
+#  define BBX_SIM_DEFINE_RUNTIME 1
+#endif
 
 namespace bbx::sim {
 
@@ -63,7 +87,13 @@ struct Config {
   std::size_t stack_bytes = 64 * 1024;
 };
 
-inline std::size_t lds_bytes_for_arch(const std::string& arch) {
+BBX_SIM_FN std::size_t lds_bytes_for_arch(const std::string& arch);
+namespace detail {
+BBX_SIM_FN Config config_from_env();
+}  // namespace detail
+
+#if defined(BBX_SIM_DEFINE_RUNTIME)
+BBX_SIM_FN std::size_t lds_bytes_for_arch(const std::string& arch) {
   if (arch == "gfx950") return 160 * 1024;
   if (arch == "gfx942" || arch == "gfx90a" || arch == "gfx940" || arch == "gfx941")
     return 64 * 1024;
@@ -71,7 +101,7 @@ inline std::size_t lds_bytes_for_arch(const std::string& arch) {
 }
 
 namespace detail {
-inline std::size_t parse_bytes(const char* s, std::size_t dflt) {
+BBX_SIM_FN std::size_t parse_bytes(const char* s, std::size_t dflt) {
   if (!s || !*s) return dflt;
   char* end = nullptr;
   unsigned long long v = std::strtoull(s, &end, 10);
@@ -79,7 +109,7 @@ inline std::size_t parse_bytes(const char* s, std::size_t dflt) {
   if (end && (*end == 'm' || *end == 'M')) v *= 1024 * 1024;
   return v ? static_cast<std::size_t>(v) : dflt;
 }
-inline Config config_from_env() {
+BBX_SIM_FN Config config_from_env() {
   Config c;
   if (const char* w = std::getenv("BBX_SIM_WAVE")) {
     int v = std::atoi(w);
@@ -99,6 +129,7 @@ inline Config config_from_env() {
   return c;
 }
 }  // namespace detail
+#endif  // BBX_SIM_DEFINE_RUNTIME
 
 inline Config& config() {
   static Config c = detail::config_from_env();
@@ -128,15 +159,18 @@ inline bool same_site(const std::source_location& a, const std::source_location&
   return a.line() == b.line() && a.column() == b.column() &&
          (a.file_name() == b.file_name() || std::strcmp(a.file_name(), b.file_name()) == 0);
 }
-inline std::string site_str(const std::source_location& l) {
+BBX_SIM_FN std::string site_str(const std::source_location& l);
+BBX_SIM_FN std::string dim_str(const dim3& d);
+BBX_SIM_FN std::string ranges_str(std::vector<int> ids);  // "0-15, 17, 20-31"
+#if defined(BBX_SIM_DEFINE_RUNTIME)
+BBX_SIM_FN std::string site_str(const std::source_location& l) {
   if (l.line() == 0) return "<unknown>";
   return std::string(l.file_name()) + ":" + std::to_string(l.line());
 }
-inline std::string dim_str(const dim3& d) {
+BBX_SIM_FN std::string dim_str(const dim3& d) {
   return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
 }
-// "0-15, 17, 20-31"
-inline std::string ranges_str(std::vector<int> ids) {
+BBX_SIM_FN std::string ranges_str(std::vector<int> ids) {
   std::sort(ids.begin(), ids.end());
   std::string s;
   for (std::size_t i = 0; i < ids.size();) {
@@ -149,6 +183,7 @@ inline std::string ranges_str(std::vector<int> ids) {
   }
   return s.empty() ? "none" : s;
 }
+#endif  // BBX_SIM_DEFINE_RUNTIME
 
 struct CollSlot {
   const void* key = nullptr;  // identifies the operation and its value types
@@ -171,6 +206,9 @@ struct Thread {
   bool cancel = false;
   int barriers = 0;  // barriers passed (completed)
   std::source_location bar_loc{};  // last barrier reached
+  sigjmp_buf* fault_jump = nullptr;  // set while kernel code runs (fiber_entry)
+  int fault_signal = 0;
+  const void* fault_address = nullptr;
   CollSlot coll;
 };
 
@@ -234,29 +272,35 @@ struct Block {
 
 inline thread_local Thread* tl_thread = nullptr;
 
-[[noreturn]] inline void outside_kernel(const char* what) {
+[[noreturn]] BBX_SIM_FN void outside_kernel(const char* what);
+BBX_SIM_FN std::string thread_str(const Thread& t);
+#if defined(BBX_SIM_DEFINE_RUNTIME)
+[[noreturn]] BBX_SIM_FN void outside_kernel(const char* what) {
   throw SimError(std::string("bbx sim: ") + what + " called outside a simulated kernel");
 }
+BBX_SIM_FN std::string thread_str(const Thread& t) {
+  return "thread " + std::to_string(t.tid) + " " + dim_str(t.idx);
+}
+#endif  // BBX_SIM_DEFINE_RUNTIME
 inline Thread& cur(const char* what) {
   Thread* t = tl_thread;
   if (!t) [[unlikely]]
     outside_kernel(what);
   return *t;
 }
-inline std::string thread_str(const Thread& t) {
-  return "thread " + std::to_string(t.tid) + " " + dim_str(t.idx);
-}
-
 }  // namespace detail
 
 // Stops the current kernel launch with an error naming the block and thread (or throws
 // SimError directly when called from host code outside a kernel).
-[[noreturn]] inline void kernel_error(const std::string& msg) {
+[[noreturn]] BBX_SIM_FN void kernel_error(const std::string& msg);
+#if defined(BBX_SIM_DEFINE_RUNTIME)
+[[noreturn]] BBX_SIM_FN void kernel_error(const std::string& msg) {
   detail::Thread* t = detail::tl_thread;
   if (!t) throw SimError("bbx sim: " + msg);
   t->blk->fail("bbx sim: " + t->blk->where() + " " + detail::thread_str(*t) + ": " + msg);
   throw detail::FiberAbort{};
 }
+#endif  // BBX_SIM_DEFINE_RUNTIME
 
 namespace detail {
 
@@ -267,6 +311,19 @@ inline void block_here(Thread& t) {
     if (std::uncaught_exceptions() == 0) throw FiberAbort{};
   }
 }
+
+// Every thread reached a barrier, not all at the same one: fail the block naming the sites.
+[[noreturn]] BBX_SIM_FN void divergent_barrier(Block& b);
+#if defined(BBX_SIM_DEFINE_RUNTIME)
+[[noreturn]] BBX_SIM_FN void divergent_barrier(Block& b) {
+  std::map<std::string, std::vector<int>> by_site;
+  for (const Thread& o : b.th) by_site[site_str(o.bar_loc)].push_back(o.tid);
+  std::string m = "deadlock: divergent sync_threads in " + b.where() + ":";
+  for (auto& [site, ids] : by_site) m += " threads " + ranges_str(ids) + " wait at " + site + ";";
+  b.fail("bbx sim: " + m);
+  throw FiberAbort{};
+}
+#endif  // BBX_SIM_DEFINE_RUNTIME
 
 inline void barrier(std::source_location loc) {
   Thread& t = cur("sync_threads");
@@ -279,14 +336,7 @@ inline void barrier(std::source_location loc) {
   if (b.bar_arrived == 0) b.bar_loc = loc;
   else if (!same_site(b.bar_loc, loc)) b.bar_mismatch = true;
   if (++b.bar_arrived == b.nthreads) {
-    if (b.bar_mismatch) {
-      std::map<std::string, std::vector<int>> by_site;
-      for (const Thread& o : b.th) by_site[site_str(o.bar_loc)].push_back(o.tid);
-      std::string m = "deadlock: divergent sync_threads in " + b.where() + ":";
-      for (auto& [site, ids] : by_site) m += " threads " + ranges_str(ids) + " wait at " + site + ";";
-      b.fail("bbx sim: " + m);
-      throw FiberAbort{};
-    }
+    if (b.bar_mismatch) divergent_barrier(b);
     b.bar_arrived = 0;
     ++b.epoch;
     for (Thread& o : b.th) {
@@ -379,8 +429,38 @@ inline Out wave_collective(const In& in, int group_size, Fn&& fn, const char* wh
 
 namespace detail {
 
+// Per-host-thread simulator state, reused across blocks and launches.
+struct Worker {
+  Block blk;
+  char* smem = nullptr;
+  std::size_t smem_alloc = 0;
+  ~Worker() {
+    if (smem) ::operator delete(smem, std::align_val_t(256));
+  }
+  void ensure_smem(std::size_t bytes) {
+    if (smem_alloc >= bytes) return;
+    if (smem) ::operator delete(smem, std::align_val_t(256));
+    smem = static_cast<char*>(::operator new(bytes, std::align_val_t(256)));
+    smem_alloc = bytes;
+  }
+};
+
+BBX_SIM_FN std::string stall_report(Block& b);
+BBX_SIM_FN void fiber_entry(void* arg);
+BBX_SIM_FN void resume(Block& b, Thread& t);
+BBX_SIM_FN bool run_block(Block& b);
+BBX_SIM_FN Worker& worker();
+BBX_SIM_FN std::string fault_report(Block& b, const Thread& t);
+BBX_SIM_FN void fault_handler(int sig, siginfo_t* info, void* context);
+BBX_SIM_FN void install_fault_handlers();
+BBX_SIM_FN void sim_assert_handler(const char* what, const char* file, int line);
+// Runs the whole grid; throws SimError on the first kernel error.
+BBX_SIM_FN void run_grid(void (*invoke)(const void*), const void* payload, dim3 grid, dim3 block,
+                         std::size_t smem_bytes);
+
+#if defined(BBX_SIM_DEFINE_RUNTIME)
 // Nothing can run and the block is unfinished: explain why.
-inline std::string stall_report(Block& b) {
+BBX_SIM_FN std::string stall_report(Block& b) {
   auto state_str = [](const Thread& o) -> std::string {
     switch (o.st) {
       case St::Done: return "exited";
@@ -428,25 +508,54 @@ inline std::string stall_report(Block& b) {
   return m;
 }
 
-inline void fiber_entry(void* arg) {
+// The kernel error of a hardware fault in thread `t` (see fault_handler).
+BBX_SIM_FN std::string fault_report(Block& b, const Thread& t) {
+  std::string what;
+  const auto* address = static_cast<const char*>(t.fault_address);
+  const Stack& stack = b.stacks[static_cast<std::size_t>(t.tid)];
+  const auto* guard = static_cast<const char*>(stack.base);
+  if (t.fault_signal == SIGFPE) {
+    what = "integer division by zero (SIGFPE) in kernel code; an empty tensor or a zero extent "
+           "where the kernel divides by one?";
+  } else if (address >= guard && address < guard + stack.guard) {
+    what = "stack overflow: the thread used more than its " + std::to_string(stack.size) +
+           " bytes of stack (set BBX_SIM_STACK to give it more)";
+  } else {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%p", t.fault_address);
+    what = std::string("invalid memory access at ") + buf +
+           (t.fault_signal == SIGBUS ? " (SIGBUS)" : " (SIGSEGV)") +
+           " in kernel code; run with BBX_SIM_CHECK=1 to find the access";
+  }
+  return "bbx sim: " + b.where() + " " + thread_str(t) + ": " + what;
+}
+
+BBX_SIM_FN void fiber_entry(void* arg) {
   Thread& t = *static_cast<Thread*>(arg);
   Block& b = *t.blk;
-  try {
-    b.invoke(b.payload);
-  } catch (FiberAbort&) {
-  } catch (SimError& e) {
-    b.fail(e.what());
-  } catch (std::exception& e) {
-    b.fail("bbx sim: " + b.where() + " " + thread_str(t) + ": kernel threw: " + e.what());
-  } catch (...) {
-    b.fail("bbx sim: " + b.where() + " " + thread_str(t) + ": kernel threw an unknown exception");
+  sigjmp_buf fault;
+  if (sigsetjmp(fault, 0) == 0) {  // 0: the fault handler runs with SA_NODEFER, no mask to restore
+    t.fault_jump = &fault;
+    try {
+      b.invoke(b.payload);
+    } catch (FiberAbort&) {
+    } catch (SimError& e) {
+      b.fail(e.what());
+    } catch (std::exception& e) {
+      b.fail("bbx sim: " + b.where() + " " + thread_str(t) + ": kernel threw: " + e.what());
+    } catch (...) {
+      b.fail("bbx sim: " + b.where() + " " + thread_str(t) + ": kernel threw an unknown exception");
+    }
+  } else {
+    b.fail(fault_report(b, t));
   }
+  t.fault_jump = nullptr;
   t.st = St::Done;
   ++b.done;
   t.ctx.finish();
 }
 
-inline void resume(Block& b, Thread& t) {
+BBX_SIM_FN void resume(Block& b, Thread& t) {
   if (!t.started) {
     t.started = true;
     t.ctx.create(b.stacks[static_cast<std::size_t>(t.tid)], &fiber_entry, &t, &b.sched);
@@ -458,7 +567,7 @@ inline void resume(Block& b, Thread& t) {
 }
 
 // Runs one block to completion (or failure). Returns false on failure (message in b.error).
-inline bool run_block(Block& b) {
+BBX_SIM_FN bool run_block(Block& b) {
   const int n = b.nthreads;
   b.failed = false;
   b.error.clear();
@@ -515,42 +624,91 @@ inline bool run_block(Block& b) {
   return true;
 }
 
-// Per-host-thread simulator state, reused across blocks and launches.
-struct Worker {
-  Block blk;
-  char* smem = nullptr;
-  std::size_t smem_alloc = 0;
-  ~Worker() {
-    if (smem) ::operator delete(smem, std::align_val_t(256));
-  }
-  void ensure_smem(std::size_t bytes) {
-    if (smem_alloc >= bytes) return;
-    if (smem) ::operator delete(smem, std::align_val_t(256));
-    smem = static_cast<char*>(::operator new(bytes, std::align_val_t(256)));
-    smem_alloc = bytes;
-  }
-};
-inline Worker& worker() {
+BBX_SIM_FN Worker& worker() {
   static thread_local Worker w;
   return w;
 }
 
-inline void sim_assert_handler(const char* what, const char* file, int line) {
+// Hardware faults (SIGFPE, SIGSEGV, SIGBUS) of simulated threads become kernel errors: the
+// handler jumps back to the faulting fiber's entry; a fault anywhere else goes to the handler
+// that was installed before (or the default action, which ends the process as it would have).
+struct FaultHandlers {
+  static constexpr int signals[3] = {SIGFPE, SIGSEGV, SIGBUS};
+  struct sigaction previous[3];
+};
+inline FaultHandlers& fault_handlers() {
+  static FaultHandlers h;
+  return h;
+}
+
+BBX_SIM_FN void fault_handler(int sig, siginfo_t* info, void* context) {
+  Thread* t = tl_thread;
+  if (t != nullptr && t->fault_jump != nullptr) {
+    t->fault_signal = sig;
+    t->fault_address = info ? info->si_addr : nullptr;
+    siglongjmp(*t->fault_jump, 1);
+  }
+  FaultHandlers& h = fault_handlers();
+  for (int i = 0; i < 3; ++i) {
+    if (FaultHandlers::signals[i] != sig) continue;
+    const struct sigaction& before = h.previous[i];
+    if ((before.sa_flags & SA_SIGINFO) && before.sa_sigaction != nullptr) {
+      before.sa_sigaction(sig, info, context);
+      return;
+    }
+    if (before.sa_handler != SIG_DFL && before.sa_handler != SIG_IGN) {
+      before.sa_handler(sig);
+      return;
+    }
+  }
+  std::signal(sig, SIG_DFL);  // returning re-executes the faulting instruction: default action
+}
+
+// Once per process (per copy of the simulator runtime): the handlers, and for each host thread
+// that runs blocks an alternate signal stack, so that a fiber whose stack overflowed can still
+// be reported.
+BBX_SIM_FN void install_fault_handlers() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    FaultHandlers& h = fault_handlers();
+    for (int i = 0; i < 3; ++i) {
+      struct sigaction action {};
+      action.sa_sigaction = &fault_handler;
+      action.sa_flags = SA_SIGINFO | SA_NODEFER | SA_ONSTACK;
+      sigemptyset(&action.sa_mask);
+      sigaction(FaultHandlers::signals[i], &action, &h.previous[i]);
+    }
+  });
+  static thread_local bool has_stack = false;
+  if (!has_stack) {
+    has_stack = true;
+    stack_t current{};
+    if (sigaltstack(nullptr, &current) == 0 && (current.ss_flags & SS_DISABLE)) {
+      static thread_local std::vector<char> alt(64 * 1024);
+      stack_t mine{};
+      mine.ss_sp = alt.data();
+      mine.ss_size = alt.size();
+      sigaltstack(&mine, nullptr);
+    }
+  }
+}
+
+BBX_SIM_FN void sim_assert_handler(const char* what, const char* file, int line) {
   if (tl_thread) kernel_error(std::string("BBX_ASSERT failed: ") + what + " at " + file + ":" +
                               std::to_string(line));
   // outside a kernel: fall through to the default print-and-abort
 }
 
-// Runs the whole grid; throws SimError on the first kernel error.
-inline void run_grid(void (*invoke)(const void*), const void* payload, dim3 grid, dim3 block,
-                     std::size_t smem_bytes) {
+BBX_SIM_FN void run_grid(void (*invoke)(const void*), const void* payload, dim3 grid, dim3 block,
+                         std::size_t smem_bytes) {
   const Config& cfg = config();
-  if (grid.x <= 0 || grid.y <= 0 || grid.z <= 0 || block.x <= 0 || block.y <= 0 || block.z <= 0)
-    throw SimError("bbx sim: launch rejected: grid " + dim_str(grid) + " and block " +
-                   dim_str(block) + " must be positive");
+  if (grid.x < 0 || grid.y < 0 || grid.z < 0 || block.x <= 0 || block.y <= 0 || block.z <= 0)
+    throw SimError("bbx sim: launch rejected: grid " + dim_str(grid) + " must not be negative "
+                   "and block " + dim_str(block) + " must be positive");
   if (block.volume() > 1024)
     throw SimError("bbx sim: launch rejected: block " + dim_str(block) + " has " +
                    std::to_string(block.volume()) + " threads (at most 1024)");
+  if (grid.volume() == 0) return;  // an empty problem: nothing runs (as on every target)
   if (smem_bytes > cfg.lds_bytes)
     throw SimError("bbx sim: launch rejected: dynamic shared memory of " +
                    std::to_string(smem_bytes) + " bytes exceeds the LDS of " + cfg.arch + " (" +
@@ -569,6 +727,7 @@ inline void run_grid(void (*invoke)(const void*), const void* payload, dim3 grid
   const std::size_t smem_cap = cfg.lds_bytes;
   auto work = [&]() {
     try {
+      install_fault_handlers();
       Worker& w = worker();
       w.ensure_smem(smem_cap);
       Block& b = w.blk;
@@ -610,6 +769,7 @@ inline void run_grid(void (*invoke)(const void*), const void* payload, dim3 grid
   for (auto& th : pool) th.join();
   if (!err.empty()) throw SimError(err);
 }
+#endif  // BBX_SIM_DEFINE_RUNTIME
 
 }  // namespace detail
 }  // namespace bbx::sim

@@ -1,0 +1,224 @@
+// bbx/atom/copy_async.hpp — the DSL's asynchronous global -> shared copy op:
+//
+//   CopyG2SOp{} / CopyG2SOp(C<LoadCacheMode::GLOBAL>{})     cute.nvgpu.cpasync.CopyG2SOp
+//
+// make_copy_atom(CopyG2SOp{...}, dtype, bits) is a Copy_Atom whose copy() is asynchronous; it is
+// completed by cp_async_commit_group() / cp_async_wait_group(n) (arch/copy_async.hpp):
+//   * CUDA: cp.async (.cg for 16-byte chunks with LoadCacheMode.GLOBAL, else .ca) per chunk of
+//     the atom's width that is contiguous (its alignment is the program's promise, as in the
+//     DSL; asserted on the simulator); other elements are copied synchronously;
+//   * AMD: when the wave's chunks are lane-ordered contiguous LDS blocks (a plain destination
+//     layout; checked at run time once per copy, over the active lanes), each chunk is one
+//     global_load_lds (gfx950: 4 or 16 bytes, gfx942: 4 bytes); otherwise chunks are loaded
+//     into registers and written to LDS at once (always with -DBBX_NO_AMD_ASYNC_LDS);
+//   * simulator: cp.async semantics (platform/cpu/async_copy.hpp), including checked mode.
+// Predicated elements (pred false) are neither read nor written, as for every copy.
+#pragma once
+
+#include <type_traits>
+
+#include "bbx/algorithm/copy.hpp"
+#include "bbx/arch/copy_async.hpp"
+#include "bbx/atom/copy_atom.hpp"
+#include "bbx/atom/copy_traits.hpp"
+
+namespace bbx {
+
+// cute.nvgpu.LoadCacheMode
+enum class LoadCacheMode : int { ALWAYS = 0, GLOBAL = 1, STREAMING = 2, LAST_USE = 3, NONE = 4 };
+
+template <LoadCacheMode Mode = LoadCacheMode::ALWAYS>
+struct CopyG2SOp {
+  static constexpr LoadCacheMode cache_mode = Mode;
+  constexpr CopyG2SOp() = default;
+  BBX_HOST_DEVICE constexpr explicit CopyG2SOp(C<Mode>) {}
+};
+template <LoadCacheMode M>
+CopyG2SOp(C<M>) -> CopyG2SOp<M>;
+
+template <LoadCacheMode M, class T, int Bits>
+struct Copy_Traits<CopyG2SOp<M>, T, Bits> {
+  static_assert(Bits % sizeof_bits_v<T> == 0, "copy atom: the width is not a multiple of the element width");
+  static_assert(Bits == 32 || Bits == 64 || Bits == 128 || Bits == sizeof_bits_v<T>,
+                "cpasync.CopyG2SOp: num_bits_per_copy must be 32, 64 or 128 (or the element width)");
+  using value_type = T;
+  static constexpr int num_bits = Bits;
+  static constexpr int num_threads = 1;
+  static constexpr int num_values = Bits / sizeof_bits_v<T>;
+  using ThrID = Layout<_1, _0>;
+  using SrcLayout = decltype(make_layout(make_shape(_1{}, Int<num_values>{}), make_stride(_0{}, _1{})));
+  using DstLayout = SrcLayout;
+};
+
+template <class X> struct is_g2s_atom : std::false_type {};
+template <LoadCacheMode M, class T, int B> struct is_g2s_atom<Copy_Atom<CopyG2SOp<M>, T, B>> : std::true_type {};
+
+namespace detail {
+
+// One chunk of `Bytes` bytes, asynchronously where the target can.
+#if defined(BBX_TARGET_CPU)
+#  define BBX_G2S_SITE_PARAM , std::source_location site
+#  define BBX_G2S_SITE_ARG , site
+#  define BBX_G2S_SITE_DEFAULT , std::source_location site = std::source_location::current()
+#else
+#  define BBX_G2S_SITE_PARAM
+#  define BBX_G2S_SITE_ARG
+#  define BBX_G2S_SITE_DEFAULT
+#endif
+
+#if defined(__HIP_DEVICE_COMPILE__) && !defined(BBX_NO_AMD_ASYNC_LDS) && (defined(__gfx950__) || defined(__gfx942__))
+#  define BBX_AMD_LDS_DMA 1
+#endif
+
+// Widths of a global_load_lds on this AMD target (0 elsewhere).
+template <int Bytes>
+inline constexpr bool lds_dma_width =
+#if defined(BBX_AMD_LDS_DMA) && defined(__gfx950__)
+    Bytes == 4 || Bytes == 16;
+#elif defined(BBX_AMD_LDS_DMA)
+    Bytes == 4;
+#else
+    false;
+#endif
+
+#if defined(BBX_AMD_LDS_DMA)
+// This lane's LDS address minus lane * Bytes: the same in every active lane when the wave's
+// destinations are one contiguous block in lane order.
+template <int Bytes, class T>
+BBX_DEVICE unsigned lds_wave_base(T* dst) {
+  typedef __attribute__((address_space(3))) void lds_void;
+  const unsigned lds = static_cast<unsigned>(reinterpret_cast<unsigned long>((lds_void*)(void*)dst));
+  const unsigned lane = __builtin_amdgcn_mbcnt_hi(~0u, __builtin_amdgcn_mbcnt_lo(~0u, 0u));
+  return lds - lane * unsigned(Bytes);
+}
+template <int Bytes, class T>
+BBX_DEVICE bool lds_wave_contiguous(T* dst) {
+  const unsigned base = lds_wave_base<Bytes>(dst);
+  return __builtin_amdgcn_ballot_w64(base != __builtin_amdgcn_readfirstlane(base)) == 0;
+}
+#endif
+
+// One chunk of `Bytes` bytes, asynchronously where the target can. AMD: `dma` says whether the
+// wave's chunks of this copy form lane-ordered contiguous LDS blocks (decided once per copy).
+template <int Bytes, LoadCacheMode Mode, class T>
+BBX_HOST_DEVICE void g2s_chunk(T const* src, T* dst, [[maybe_unused]] bool dma BBX_G2S_SITE_PARAM) {
+#if defined(BBX_TARGET_CPU)
+  ::bbx::sim::async_copy_issue(dst, src, Bytes, site);
+#elif defined(BBX_TARGET_CUDA)
+  if constexpr (Bytes == 4 || Bytes == 8 || Bytes == 16) {
+    arch::SM80_CP_ASYNC<Bytes, (Bytes == 16 && Mode == LoadCacheMode::GLOBAL)>::copy(src, dst);
+  } else {
+    using R = arch::uint_bits_t<Bytes * 8>;
+    *reinterpret_cast<R*>(static_cast<void*>(dst)) = *reinterpret_cast<R const*>(static_cast<void const*>(src));
+  }
+#else
+  using R = arch::uint_bits_t<Bytes * 8>;
+#  if defined(BBX_AMD_LDS_DMA)
+  if constexpr (lds_dma_width<Bytes>) {
+    if (dma) {
+      typedef __attribute__((address_space(3))) void lds_void;
+      const unsigned wave_base = __builtin_amdgcn_readfirstlane(lds_wave_base<Bytes>(dst));
+      arch::AMD_GLOBAL_LOAD_LDS<Bytes>::copy(src, (void*)(lds_void*)(unsigned long)wave_base);
+      return;
+    }
+  }
+#  endif
+  *reinterpret_cast<R*>(static_cast<void*>(dst)) = *reinterpret_cast<R const*>(static_cast<void const*>(src));
+#endif
+}
+
+template <int V, bool RuntimeAlign, LoadCacheMode Mode, class Src, class Dst, class Pred>
+BBX_HOST_DEVICE void g2s_chunks(Src const& src, Dst& dst, Pred const& pred BBX_G2S_SITE_PARAM) {
+  constexpr int N = int(decltype(size(src.layout()))::value);
+  using T = std::remove_cv_t<typename tensor_iter_t<Src>::value_type>;
+  constexpr bool has_pred = !std::is_same_v<Pred, no_pred>;
+  auto s = src.data();
+  auto d = dst.data();
+  auto sl = src.layout();
+  auto dl = dst.layout();
+  // AMD: a plain (unswizzled) destination layout moves every chunk of a thread by the same static
+  // amount, so the wave's chunks are lane-contiguous for all chunks or none: decide once.
+  bool dma = false;
+#if defined(BBX_AMD_LDS_DMA)
+  if constexpr (lds_dma_width<V * int(sizeof(T))> && !is_composed_layout_v<std::remove_cvref_t<decltype(dl)>>) {
+    dma = lds_wave_contiguous<V * int(sizeof(T))>((d + dl(Int<0>{})).get());
+  }
+#endif
+  static_for<N / V>([&](auto c) {
+    constexpr int I0 = decltype(c)::value * V;
+    bool all = true;
+    if constexpr (has_pred) all = pred_chunk_all<I0, V, N>(pred);
+    if constexpr (V > 1) {
+      // A chunk of the atom's width is contiguous (proven); its alignment is the program's
+      // promise, as for the DSL's cp.async of that width (checked on the simulator).
+      BBX_ASSERT(!RuntimeAlign || (addr_aligned(s, sl(Int<I0>{}), V * int(sizeof(T))) &&
+                                   addr_aligned(d, dl(Int<I0>{}), V * int(sizeof(T)))),
+                 "cpasync copy: a chunk of the atom's width is not aligned to its size");
+      if (all) {
+        g2s_chunk<V * int(sizeof(T)), Mode>((s + sl(Int<I0>{})).get(), (d + dl(Int<I0>{})).get(), dma BBX_G2S_SITE_ARG);
+        return;
+      }
+    }
+    static_for<V>([&](auto k) {
+      constexpr int I = I0 + decltype(k)::value;
+      if constexpr (has_pred) {
+        if (!pred_at<I, N>(pred)) return;
+      }
+      g2s_chunk<int(sizeof(T)), Mode>((s + sl(Int<I>{})).get(), (d + dl(Int<I>{})).get(), false BBX_G2S_SITE_ARG);
+    });
+  });
+}
+
+template <class Atom, class Src, class Dst, class Pred>
+BBX_HOST_DEVICE void g2s_copy(Src const& src, Dst& dst, Pred const& pred BBX_G2S_SITE_PARAM) {
+  using SN = decltype(size(src.layout()));
+  static_assert(is_C_v<SN>, "cpasync copy: the partition's size must be static");
+  constexpr int N = int(SN::value);
+  static_assert(N == int(decltype(size(dst.layout()))::value), "cpasync copy: source and destination sizes differ");
+  using SIt = tensor_iter_t<Src>;
+  using DIt = tensor_iter_t<Dst>;
+  static_assert(is_mem_ptr_v<SIt> && SIt::space == mem_space::gmem,
+                "cpasync.CopyG2SOp: the source must be global memory");
+  static_assert(is_mem_ptr_v<DIt> && DIt::space == mem_space::smem,
+                "cpasync.CopyG2SOp: the destination must be shared memory");
+  static_assert(sizeof(typename SIt::value_type) == sizeof(typename DIt::value_type),
+                "cpasync copy: element sizes differ");
+  constexpr ChunkPlan plan = atom_chunk_plan<Atom, Src, Dst, N>();
+  constexpr int NV = Atom::num_val;
+  static_assert(plan.v == NV || plan.v == 1 || NV == 1,
+                "cpasync copy: the partition is contiguous over a width other than the atom's");
+  g2s_chunks<plan.v, plan.runtime_align, Atom::op_type::cache_mode>(src, dst, pred BBX_G2S_SITE_ARG);
+}
+
+}  // namespace detail
+
+// copy(atom_or_tiled_copy, src, dst[, pred]) for cpasync atoms (more specialised than the generic
+// copy of algorithm/copy.hpp).
+template <LoadCacheMode M, class T, int B, class Src, class Dst>
+BBX_HOST_DEVICE void copy(Copy_Atom<CopyG2SOp<M>, T, B> const&, Src const& src, Dst&& dst BBX_G2S_SITE_DEFAULT) {
+  detail::g2s_copy<Copy_Atom<CopyG2SOp<M>, T, B>>(src, dst, detail::no_pred{} BBX_G2S_SITE_ARG);
+}
+template <LoadCacheMode M, class T, int B, class Src, class Dst, class Pred>
+BBX_HOST_DEVICE void copy(Copy_Atom<CopyG2SOp<M>, T, B> const&, Src const& src, Dst&& dst, Pred const& pred BBX_G2S_SITE_DEFAULT) {
+  detail::g2s_copy<Copy_Atom<CopyG2SOp<M>, T, B>>(src, dst, pred BBX_G2S_SITE_ARG);
+}
+template <LoadCacheMode M, class T, int B, class L, class Tl, class Src, class Dst>
+BBX_HOST_DEVICE void copy(TiledCopy<Copy_Atom<CopyG2SOp<M>, T, B>, L, Tl> const&, Src const& src, Dst&& dst BBX_G2S_SITE_DEFAULT) {
+  detail::g2s_copy<Copy_Atom<CopyG2SOp<M>, T, B>>(src, dst, detail::no_pred{} BBX_G2S_SITE_ARG);
+}
+template <LoadCacheMode M, class T, int B, class L, class Tl, class Src, class Dst, class Pred>
+BBX_HOST_DEVICE void copy(TiledCopy<Copy_Atom<CopyG2SOp<M>, T, B>, L, Tl> const&, Src const& src, Dst&& dst,
+                          Pred const& pred BBX_G2S_SITE_DEFAULT) {
+  detail::g2s_copy<Copy_Atom<CopyG2SOp<M>, T, B>>(src, dst, pred BBX_G2S_SITE_ARG);
+}
+template <LoadCacheMode M, class T, int B, class Pred, class Src, class Dst>
+BBX_HOST_DEVICE void copy_if(Copy_Atom<CopyG2SOp<M>, T, B> const&, Pred const& pred, Src const& src, Dst&& dst BBX_G2S_SITE_DEFAULT) {
+  detail::g2s_copy<Copy_Atom<CopyG2SOp<M>, T, B>>(src, dst, pred BBX_G2S_SITE_ARG);
+}
+template <LoadCacheMode M, class T, int B, class L, class Tl, class Pred, class Src, class Dst>
+BBX_HOST_DEVICE void copy_if(TiledCopy<Copy_Atom<CopyG2SOp<M>, T, B>, L, Tl> const&, Pred const& pred,
+                             Src const& src, Dst&& dst BBX_G2S_SITE_DEFAULT) {
+  detail::g2s_copy<Copy_Atom<CopyG2SOp<M>, T, B>>(src, dst, pred BBX_G2S_SITE_ARG);
+}
+
+}  // namespace bbx

@@ -1,0 +1,142 @@
+// bbx/intrinsics/memory.hpp — the DSL's explicit loads and stores, shared-memory sizes and clocks:
+//
+//   load<T>(p [, sem, scope])       a T read from p's address (p: a raw or bbx::mem_ptr of any
+//                                   element type); sem_relaxed / sem_acquire make it atomic
+//   store(p, v [, sem, scope])      v written to p's address as p's element type; sem_relaxed /
+//                                   sem_release make it atomic
+//   dynamic_smem_size()             bytes of dynamic shared memory the launch requested
+//   clock() / clock64()             the per-multiprocessor cycle counter (low 32 bits / all 64)
+//
+// The DSL's cache hints (cop=, level1_eviction_priority=, level_prefetch_size=) are dropped by
+// the translator. Tags: bbx/intrinsics/atomic.hpp.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "bbx/config.hpp"
+#include "bbx/intrinsics/atomic.hpp"
+#include "bbx/platform.hpp"
+#include "bbx/tensor/pointer.hpp"
+
+#if defined(BBX_TARGET_CPU)
+#  include <chrono>
+#endif
+
+namespace bbx::arch {
+
+namespace detail {
+template <class P>
+BBX_HOST_DEVICE void note_access(P const& p, std::size_t bytes, bool is_write) {
+  if constexpr (is_mem_ptr_v<P>) p.check(bytes, is_write);
+}
+
+#if defined(BBX_TARGET_AMD)
+template <order O, scope S, class T>
+BBX_DEVICE T atomic_load(T* p) {
+  return __hip_atomic_load(p, amd_order<O>, amd_scope<S>);
+}
+template <order O, scope S, class T>
+BBX_DEVICE void atomic_store(T* p, T v) {
+  __hip_atomic_store(p, v, amd_order<O>, amd_scope<S>);
+}
+#elif defined(BBX_TARGET_CUDA)
+template <order O, scope S, class T>
+BBX_DEVICE T atomic_load(T* p) {
+  const T v = *static_cast<T volatile*>(p);  // ld.volatile: a relaxed load of the location
+  if constexpr (O == order::acquire || O == order::acq_rel) cuda_fence<S>();
+  return v;
+}
+template <order O, scope S, class T>
+BBX_DEVICE void atomic_store(T* p, T v) {
+  if constexpr (O == order::release || O == order::acq_rel) cuda_fence<S>();
+  *static_cast<T volatile*>(p) = v;
+}
+#else
+template <order O, scope S, class T>
+inline T atomic_load(T* p) {
+  return std::atomic_ref<T>(*p).load(O == order::relaxed ? std::memory_order_relaxed
+                                                         : std::memory_order_acquire);
+}
+template <order O, scope S, class T>
+inline void atomic_store(T* p, T v) {
+  std::atomic_ref<T>(*p).store(v, O == order::relaxed ? std::memory_order_relaxed
+                                                      : std::memory_order_release);
+}
+#endif
+
+template <class T, order O, scope S, bool Atomic, class P>
+BBX_DEVICE T load_as(P const& p) {
+  note_access(p, sizeof(T), false);
+  T* a = reinterpret_cast<T*>(const_cast<std::remove_const_t<pointee_t<P>>*>(raw(p)));
+  if constexpr (Atomic) return atomic_load<O, S>(a);
+  else return *a;
+}
+template <order O, scope S, bool Atomic, class P, class V>
+BBX_DEVICE void store_as(P const& p, V const& v) {
+  using T = pointee_t<P>;
+  note_access(p, sizeof(T), true);
+  T* a = const_cast<T*>(raw(p));
+  if constexpr (Atomic) atomic_store<O, S>(a, ::bbx::to<T>(v));
+  else *a = ::bbx::to<T>(v);
+}
+}  // namespace detail
+
+template <class T, class P, class... Tags>
+  requires(is_atomic_target_v<P> && (detail::is_tag_v<Tags> && ...))
+BBX_DEVICE T load(P const& p, Tags...) {
+  return detail::load_as<T, detail::order_of<Tags...>(), detail::scope_of<Tags...>(),
+                         (sizeof...(Tags) > 0)>(p);
+}
+template <class P, class V, class... Tags>
+  requires(is_atomic_target_v<P> && (detail::is_tag_v<Tags> && ...))
+BBX_DEVICE void store(P const& p, V const& v, Tags...) {
+  detail::store_as<detail::order_of<Tags...>(), detail::scope_of<Tags...>(), (sizeof...(Tags) > 0)>(p, v);
+}
+
+#if defined(BBX_TARGET_AMD)
+// HIP passes the launch's dynamic LDS size as the hidden kernel argument at offset 120 of the
+// implicit arguments (code object v5 and later: hidden_dynamic_lds_size).
+// The builtin's pointer is in the constant address space (4); the host pass of a HIP unit parses
+// this function but never calls it.
+BBX_DEVICE int dynamic_smem_size() {
+#  if defined(__HIP_DEVICE_COMPILE__)
+  using constant_u32 = const __attribute__((address_space(4))) unsigned;
+  auto implicit = (const __attribute__((address_space(4))) char*)__builtin_amdgcn_implicitarg_ptr();
+  return static_cast<int>(*(constant_u32*)(implicit + 120));
+#  else
+  return 0;
+#  endif
+}
+BBX_DEVICE long long clock64() { return static_cast<long long>(__builtin_readcyclecounter()); }
+#elif defined(BBX_TARGET_CUDA)
+BBX_DEVICE int dynamic_smem_size() {
+#  if defined(__CUDA_ARCH__)
+  unsigned r;
+  asm volatile("mov.u32 %0, %%dynamic_smem_size;" : "=r"(r));
+  return static_cast<int>(r);
+#  else
+  return 0;
+#  endif
+}
+BBX_DEVICE long long clock64() {
+#  if defined(__CUDA_ARCH__)
+  return ::clock64();
+#  else
+  return 0;
+#  endif
+}
+#else
+inline int dynamic_smem_size() {
+  return static_cast<int>(sim::detail::cur("dynamic_smem_size").blk->smem_bytes);
+}
+// The simulator has no cycle counter: nanoseconds of the host's steady clock (monotonic).
+inline long long clock64() {
+  return static_cast<long long>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                    std::chrono::steady_clock::now().time_since_epoch())
+                                    .count());
+}
+#endif
+BBX_DEVICE int clock() { return static_cast<int>(static_cast<unsigned long long>(clock64())); }
+
+}  // namespace bbx::arch

@@ -1,0 +1,29 @@
+// bbx/tensor/subscript.hpp — subscript(x, i...): Python's `x[i]` where the translator does not
+// know what x is (a helper's result, an untyped parameter): a tensor or register value is
+// called, `x(i...)`; a tuple takes a static index, `get<I>(x)` (negative: from the end).
+#pragma once
+
+#include <utility>
+
+#include "bbx/config.hpp"
+#include "bbx/layout/tuple.hpp"
+
+namespace bbx {
+
+template <class X, class... I>
+BBX_HOST_DEVICE constexpr decltype(auto) subscript(X&& x, I const&... i) {
+  if constexpr (requires { std::forward<X>(x)(i...); }) {
+    return std::forward<X>(x)(i...);
+  } else if constexpr (sizeof...(I) == 1 && is_tuple<std::remove_cvref_t<X>>::value) {
+    static_assert((requires { I::value; } && ...),
+                  "x[i] on a tuple needs a compile-time index (a literal or range_constexpr)");
+    constexpr int rank = int(tuple_size_v<std::remove_cvref_t<X>>);
+    constexpr int index = (int(I::value), ...);
+    static_assert(-rank <= index && index < rank, "x[i]: index out of range");
+    return get<(index < 0 ? rank + index : index)>(std::forward<X>(x));
+  } else {
+    static_assert(dependent_false<X>, "x[...]: x is neither a tensor nor a tuple");
+  }
+}
+
+}  // namespace bbx

@@ -1,7 +1,7 @@
 """``bbx build FILE.py:NAME --target T --arg SPEC ... [--const k=v] [--init k=v] -o DIR``.
 
 Builds one specialization of a ``@cute.jit`` function (or of class NAME's ``__call__``) into a
-self-contained repro bundle (see `bbx.build_bundle`). Mistakes in the request, translation
+self-contained repro bundle (see `bbx.runtime.bundle`). Mistakes in the request, translation
 diagnostics and compiler failures print as messages without a traceback and exit 1.
 """
 
@@ -47,7 +47,7 @@ def _fail(message: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bbx.build_bundle import BuildFailed, BuildInputError, BuildRequest, build
+    from bbx.runtime.bundle import BuildFailed, BuildInputError, BuildRequest, build
     from bbx.runtime.dispatch import TranslationFailed
     from bbx.runtime.targets import TargetError, parse_target
 

@@ -1,6 +1,6 @@
 """``bbx inspect DIR|FILE [--json]``: per-kernel VGPR/SGPR/AGPR, scratch, LDS, occupancy and
 instruction mix of AMD code objects (a `bbx build` bundle or a code object file). The JSON
-schema is documented in `bbx.amd.report`."""
+schema is documented in `bbx.targets.amd.report`."""
 
 from __future__ import annotations
 
@@ -24,8 +24,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bbx.amd import report
-    from bbx.amd.codeobject import CodeObjectError
+    from bbx.targets.amd import report
+    from bbx.targets.amd.codeobject import CodeObjectError
 
     try:
         result = report.inspect(Path(args.path))

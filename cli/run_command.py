@@ -3,8 +3,14 @@
 The script runs as ``__main__`` (``sys.argv = [script, *args]``, its directory first on
 ``sys.path``). It is reported to the hook's DSL-module callback *before* it runs (a main script
 has no "after"). Errors raised by bbx itself (exception classes defined in ``bbx.*``:
-argument mismatches, build failures, translation diagnostics) print as one message without a
-traceback and exit 1 (``BBX_TRACEBACK=1`` shows it anyway); other exceptions propagate normally.
+argument mismatches, build failures, translation diagnostics, NVIDIA-only host features) print
+as one message without a traceback and exit 1 (``BBX_TRACEBACK=1`` shows it anyway); other
+exceptions propagate normally.
+
+When the target is the simulator (``BBX_TARGET=cpu``, or no GPU), the script runs with the CUDA
+stand-in for torch (`bbx.cuda_standin`: ``torch.cuda.is_available()`` is true, ``"cuda"``
+tensors live in host memory, streams and events work); ``BBX_CUDA_STANDIN=0`` runs it without.
+The stand-in is removed when the script ends.
 """
 
 from __future__ import annotations
@@ -42,13 +48,16 @@ def run(args: argparse.Namespace) -> int:
     from bbx import hook
 
     hook.install()
+    standin = os.environ.get("BBX_CUDA_STANDIN", "") != "0" and hook.activate_standin()
     source = script.read_text(encoding="utf-8", errors="replace")
-    if hook.is_dsl_source(source):
-        hook.notify_dsl_module("__main__", str(script.resolve()), source)
+    path = str(script.resolve())
     saved_argv, saved_path = sys.argv[:], sys.path[:]
     sys.argv = [str(script), *args.args]
     sys.path.insert(0, str(script.resolve().parent))
     try:
+        if hook.is_dsl_source(source):
+            hook.prepare_dsl_execution(path)
+            hook.notify_dsl_module("__main__", path, source)
         runpy.run_path(str(script), run_name="__main__")
     except SystemExit as exc:
         code = exc.code
@@ -63,6 +72,8 @@ def run(args: argparse.Namespace) -> int:
         return 1
     finally:
         sys.argv, sys.path[:] = saved_argv, saved_path
+        if standin:
+            hook.deactivate_standin()
     return 0
 
 

@@ -12,17 +12,21 @@ venv="${BBX_VENV:-.venv}"
 python="${PYTHON:-python3}"
 
 # Debian's clang-22/lld-22/llvm-22 compile and disassemble HIP for gfx90a/gfx942/gfx950 without
-# ROCm; libboost-context-dev gives the CPU simulator its fast fiber switch.
+# ROCm; libboost-context-dev gives the CPU simulator its fast fiber switch; libamdhip64-dev (the
+# HIP runtime of ROCm 5.2, headers and library) lets clang-22 build loadable AMD specializations
+# linked against libamdhip64. Not Debian's `hipcc` package: it wraps clang-15, which predates
+# gfx942, and bbx would prefer it to clang-22.
 if ! command -v clang++-22 >/dev/null || ! command -v llvm-objdump-22 >/dev/null ||
-   [ ! -f /usr/include/boost/context/detail/fcontext.hpp ]; then
+   [ ! -f /usr/include/boost/context/detail/fcontext.hpp ] ||
+   [ ! -e /usr/lib/x86_64-linux-gnu/libamdhip64.so ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "setup: installing clang-22 lld-22 llvm-22 libboost-context-dev (apt)"
+    echo "setup: installing clang-22 lld-22 llvm-22 libboost-context-dev libamdhip64-dev (apt)"
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-      clang-22 lld-22 llvm-22 libboost-context-dev >/dev/null
+      clang-22 lld-22 llvm-22 libboost-context-dev libamdhip64-dev >/dev/null
   else
-    echo "setup: clang-22/llvm-22/libboost-context-dev missing (not root): AMD checks will be" \
-      "skipped and the simulator uses its slower ucontext fibers" >&2
+    echo "setup: clang-22/llvm-22/libboost-context-dev/libamdhip64-dev missing (not root): AMD" \
+      "checks will be skipped and the simulator uses its slower ucontext fibers" >&2
   fi
 fi
 

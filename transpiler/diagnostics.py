@@ -26,6 +26,16 @@ class Diagnostic:
         return text
 
 
+class DeferredBranch(Exception):  # noqa: N818 - a control-flow signal, not an error
+    """A construct that cannot be translated, inside a branch whose condition is known only per
+    specialization (`if cutlass.const_expr(self.use_tma):`): the branch becomes a dependent
+    `static_assert` that fires, with this diagnostic, only if a specialization takes it."""
+
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(diagnostic.what)
+        self.diagnostic = diagnostic
+
+
 class TranslationError(Exception):
     """Raised inside a pass to abandon the current statement; carries one diagnostic."""
 
@@ -56,3 +66,22 @@ class DiagnosticSink:
     def render(self) -> str:
         lines = self.source.splitlines()
         return "\n".join(d.render(lines) for d in self.sorted())
+
+
+def internal_error(path: str, line: int, col: int, exc: BaseException) -> Diagnostic:
+    """An unexpected exception inside bbx, reported at the construct being translated. The
+    Python traceback is included only with `BBX_DEBUG=1`."""
+    import os
+    import traceback
+
+    what = f"internal error: {type(exc).__name__}: {_first_line(exc)} \u2014 please report"
+    if os.environ.get("BBX_DEBUG") == "1":
+        hint = "".join(traceback.format_exception(exc)).rstrip()
+    else:
+        hint = "set BBX_DEBUG=1 to see the Python traceback"
+    return Diagnostic(path, line, col, "internal-error", what, hint)
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0][:200] if text else "(no message)"

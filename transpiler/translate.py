@@ -11,24 +11,26 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from . import __version__
-from .callgraph import build, emission_order
-from .context import ModuleContext
-from .cross_module import ExternalResolver
-from .cxx_printer import function_text
-from .diagnostics import Diagnostic, DiagnosticSink, TranslationError
-from .discovery import discover
-from .emit import Section, render_module
-from .imports import NameResolver
-from .lower_function import LoweredFunction, lower_function, meta_block
-from .lower_struct import module_struct_sections
-from .meta import MetaMember
-from .signature import ParamSig
+from .analysis.meta import MetaMember
+from .cxx.emit import Section, render_module
+from .cxx.printer import function_text
+from .diagnostics import Diagnostic, DiagnosticSink, TranslationError, internal_error
+from .frontend.callgraph import build, emission_order
+from .frontend.cross_module import ExternalResolver
+from .frontend.discovery import DslFunction, discover
+from .frontend.imports import NameResolver
+from .lowering.context import ModuleContext
+from .lowering.function import LoweredFunction, lower_function, lower_variant, meta_block
+from .lowering.records import struct_text
+from .lowering.signature import ParamSig
+from .lowering.struct import module_struct_sections
 
 
 @dataclass(frozen=True)
@@ -107,12 +109,33 @@ def translate_source(
 ) -> TranslationResult:
     """Translate `source` (the text of `file_name`). Only the base name of `file_name` appears in
     the output, so the result does not depend on where the file lives. `source_path`, the file on
-    disk, locates the modules whose `@cute.jit` helpers it imports."""
+    disk, locates the modules whose `@cute.jit` helpers it imports. Never raises: anything
+    unexpected becomes an `internal-error` diagnostic."""
     file_name = Path(file_name).name
     display = display_path or file_name
     sha = hashlib.sha256(source.encode("utf-8")).hexdigest()
     result = TranslationResult(display, source, None, sha256=sha)
     sink = DiagnosticSink(display, source)
+    try:
+        return _translate_source(source, file_name, display, sha, result, sink, output_name,
+                                 source_path)
+    except Exception as exc:  # noqa: BLE001 - never a traceback: an internal-error diagnostic
+        sink.add(internal_error(display, 1, 1, exc))
+        result.text = None
+        result.diagnostics = sink.sorted()
+        return result
+
+
+def _translate_source(
+    source: str,
+    file_name: str,
+    display: str,
+    sha: str,
+    result: TranslationResult,
+    sink: DiagnosticSink,
+    output_name: str | None,
+    source_path: str | Path | None,
+) -> TranslationResult:
     try:
         module = cst.parse_module(source)
     except cst.ParserSyntaxError as err:
@@ -187,13 +210,25 @@ def _translate(
         structs = module_struct_sections(mod)
     except TranslationError as err:
         sink.add(err.diagnostic)
-    lowered: list[LoweredFunction] = []
-    for fn in emission_order(info, graph):
-        try:
-            lowered.append(lower_function(mod, fn))
-        except TranslationError as err:
-            sink.add(err.diagnostic)
-    result.functions = _function_infos(mod, lowered, graph)
+    except Exception as exc:  # noqa: BLE001 - reported at the module
+        sink.add(internal_error(display, 1, 1, exc))
+    mod.lower_variant = partial(lower_variant, mod)
+    called = {t.cxx_name for calls in graph.callees.values() for t, _ in calls if not t.is_kernel}
+    order = emission_order(info, graph)
+    # Kernels and functions nothing in the module calls are lowered as they are; helpers are
+    # lowered per call, for the Python values they are called with (bbx.lowering.function).
+    # Host functions first, as the DSL traces them before the kernels they launch (what they
+    # assign to `self.x` is what the kernels read).
+    roots = [fn for fn in order if fn.is_kernel or fn.cxx_name not in called]
+    for fn in sorted(roots, key=lambda f: f.is_kernel):
+        _lower_root(mod, fn)
+    # A free helper may also be called from other modules: its generic form is kept where it
+    # translates on its own (a helper that needs its callers' values has none).
+    for fn in order:
+        if fn.cls is None and not fn.is_kernel and fn.cxx_name in called:
+            _lower_speculatively(mod, fn)
+    lowered = _callees_first(mod.lowered)
+    result.functions = _function_infos(mod, lowered)
     result.diagnostics = sink.sorted()
     if sink.has_errors:
         return result
@@ -215,10 +250,62 @@ def _translate(
     return result
 
 
+def _callees_first(lowered: list[LoweredFunction]) -> list[LoweredFunction]:
+    """Emission order: every function after the functions it calls or launches, otherwise in
+    the order they were lowered."""
+    by_name: dict[str, list[LoweredFunction]] = {}
+    for lf in lowered:
+        by_name.setdefault(lf.cxx_name, []).append(lf)
+    out: list[LoweredFunction] = []
+    placed: set[int] = set()
+
+    def place(lf: LoweredFunction) -> None:
+        if id(lf) in placed:
+            return
+        placed.add(id(lf))
+        for callee in lf.calls:
+            for target in by_name.get(callee, []):
+                place(target)
+        out.append(lf)
+
+    for lf in lowered:
+        place(lf)
+    return out
+
+
+def _lower_root(mod: ModuleContext, fn: DslFunction) -> None:
+    try:
+        mod.lowered.append(lower_function(mod, fn))
+    except TranslationError as err:
+        mod.sink.add(err.diagnostic)
+    except Exception as exc:  # noqa: BLE001 - reported at the function
+        mod.sink.add(mod.internal_error(fn.node, exc))
+
+
+def _lower_speculatively(mod: ModuleContext, fn: DslFunction) -> None:
+    """Lower `fn` as it is, keeping the result only if that succeeds without a diagnostic."""
+    if any(lf.cxx_name == fn.cxx_name for lf in mod.lowered):  # a call needed it as it is
+        return
+    sink, mark, variants = mod.sink, len(mod.lowered), dict(mod.variants)
+    mod.sink = DiagnosticSink(sink.path, sink.source)
+    try:
+        lowered: LoweredFunction | None = lower_function(mod, fn)
+    except Exception:  # noqa: BLE001 - a helper that cannot stand alone is simply not kept
+        lowered = None
+    failed = lowered is None or mod.sink.has_errors
+    mod.sink = sink
+    if failed:
+        del mod.lowered[mark:]
+        mod.variants = variants
+    elif lowered is not None:
+        mod.lowered.append(lowered)
+
+
 def _sections(
     mod: ModuleContext, lowered: list[LoweredFunction], structs: list[str]
 ) -> list[Section]:
     sections = [Section([], text) for text in structs]
+    sections += [Section([], struct_text(mod, cls)) for cls in mod.info.records.values()]
     seen_classes: set[str] = set()
     for lf in lowered:
         cls = lf.fn.cls
@@ -237,10 +324,10 @@ def _sections(
     return sections
 
 
-def _function_infos(
-    mod: ModuleContext, lowered: list[LoweredFunction], graph
-) -> list[FunctionInfo]:
-    by_name = {lf.fn.cxx_name: lf for lf in lowered}
+def _function_infos(mod: ModuleContext, lowered: list[LoweredFunction]) -> list[FunctionInfo]:
+    """The module's functions as the runtime sees them (helper variants are internal); the
+    Meta members of each include those of everything it calls or launches."""
+    by_name = {lf.cxx_name: lf for lf in lowered}
 
     def transitive(name: str, seen: set[str]) -> list[MetaMember]:
         out: list[MetaMember] = []
@@ -248,14 +335,16 @@ def _function_infos(
             return out
         seen.add(name)
         out += by_name[name].meta
-        for target, _ in graph.callees.get(name, []):
-            out += [x for x in transitive(target.cxx_name, seen) if x not in out]
+        for callee in by_name[name].calls:
+            out += [x for x in transitive(callee, seen) if x not in out]
         for helper in mod.external_calls.get(name, []):
             out += [x for x in helper.info.all_meta if x not in out]
         return out
 
     infos = []
     for lf in sorted(lowered, key=lambda x: mod.position(x.fn.node)):
+        if lf.is_variant:
+            continue
         line, _ = mod.position(lf.fn.node)
         infos.append(
             FunctionInfo(
@@ -265,7 +354,7 @@ def _function_infos(
                 lf.role,
                 line,
                 tuple(lf.meta),
-                tuple(transitive(lf.fn.cxx_name, set())),
+                tuple(transitive(lf.cxx_name, set())),
                 lf.signature.params,
                 lf.signature.stream,
             )

@@ -3,8 +3,10 @@
 A specialization is built for the *facts* of its arguments, not their values:
 
 * a tensor: dtype, rank, each mode's extent and stride (a static int, or dynamic ``?``, optionally
-  with a known divisibility ``?{div=N}``), the assumed alignment of its data pointer in bytes, and
-  its device type (``cpu``/``cuda``; ROCm torch reports ``cuda`` too);
+  with a known divisibility ``?{div=N}``), the assumed alignment of its data pointer in bytes, its
+  device type (``cpu``/``cuda``; ROCm torch reports ``cuda`` too), and the width of the offsets
+  its kernels compute (`index_bits`: 32, or 64 for a tensor with more than 2^31 - 1 elements or
+  whose strides span more than that, as NVIDIA's DSL switches to 64-bit indexing);
 * a scalar: its dtype (its value is a run-time argument);
 * a pointer (``cute.runtime.make_ptr``): element dtype and assumed alignment;
 * a stream: nothing (run-time);
@@ -14,6 +16,7 @@ Text form (``bbx build --arg``), printed canonically by ``str(spec)``::
 
     f32[?,?]:stride(?,1)@16:cuda    tensor; stride omitted = all dynamic; @N omitted = natural
     f16[128,?{div=8}]               alignment (the element size); :device omitted = any device
+    i8[?,?]:stride(?,1):idx64       a tensor indexed with 64-bit offsets (default: 32-bit)
     i32 / f32 / bool                scalars
     ptr(f16)@16                     pointer
     stream                          stream
@@ -35,6 +38,7 @@ from typing import Any
 from . import dtypes
 
 STATIC_ALIGN_CAP = 16  # bytes; the widest vector access the generated code uses
+INT32_MAX = 2**31 - 1
 
 
 class ArgumentError(TypeError):
@@ -77,6 +81,7 @@ class TensorSpec:
     stride: tuple[Dim, ...]
     align: int
     device: str | None = None
+    index_bits: int = 32  # width of the offsets the kernels compute into this tensor
 
     def __post_init__(self) -> None:
         dtypes.dtype(self.dtype)
@@ -84,6 +89,8 @@ class TensorSpec:
             raise ValueError(f"shape {self.shape} and stride {self.stride} differ in rank")
         if self.align < 1 or self.align & (self.align - 1):
             raise ValueError(f"alignment {self.align} is not a power of two")
+        if self.index_bits not in (32, 64):
+            raise ValueError(f"index width {self.index_bits} is not 32 or 64")
 
     @property
     def rank(self) -> int:
@@ -97,13 +104,15 @@ class TensorSpec:
             text += f"@{self.align}"
         if self.device is not None:
             text += f":{self.device}"
+        if self.index_bits == 64:
+            text += ":idx64"
         return text
 
     def key_fields(self) -> dict[str, Any]:
         return {
             "kind": "tensor", "dtype": self.dtype, "shape": [_dim_key(d) for d in self.shape],
             "stride": [_dim_key(s) for s in self.stride], "align": self.align,
-            "device": self.device,
+            "device": self.device, "index_bits": self.index_bits,
         }
 
 
@@ -221,6 +230,24 @@ def dlpack_strides(tensor: Any) -> tuple[int, ...]:
     return tuple(1 if n == 1 else s for n, s in zip(tensor.shape, tensor.stride(), strict=True))
 
 
+def span_elements(shape: tuple[int, ...], stride: tuple[int, ...]) -> int:
+    """Elements from the first to the last one the strides reach, inclusive (0 when empty)."""
+    if not all(shape):
+        return 0
+    return 1 + sum((n - 1) * abs(s) for n, s in zip(shape, stride, strict=True))
+
+
+def offset_bits(shape: tuple[int, ...], stride: tuple[int, ...]) -> int:
+    """32 when every offset, extent, stride and the element count fit a signed 32-bit integer
+    (what the generated code computes with by default), else 64."""
+    size = math.prod(shape)
+    if size == 0:
+        return 32
+    wide = size > INT32_MAX or span_elements(shape, stride) > INT32_MAX or any(
+        abs(s) > INT32_MAX for n, s in zip(shape, stride, strict=True) if n != 1)
+    return 64 if wide else 32
+
+
 def leading_mode(shape: tuple[int, ...], stride: tuple[int, ...]) -> int | None:
     """The DSL's leading-dimension deduction: the one unit-stride mode, or among several the
     one of extent > 1; None when there is none or it is ambiguous."""
@@ -237,7 +264,8 @@ def direct_tensor_spec(tensor: Any) -> TensorSpec:
     Our rule: every extent dynamic; every stride dynamic except the leading mode's (deduced as
     `leading_mode` does), which is static 1; alignment = the largest power of two <= 16 dividing
     the data pointer (at least what the address guarantees, so a fresh allocation is @16 and a
-    view at an odd element offset is @element size or less); device = the torch device type.
+    view at an odd element offset is @element size or less); device = the torch device type;
+    offsets 64-bit when the tensor needs them (`offset_bits`).
     """
     dt = dtypes.from_torch(tensor.dtype)
     shape = tuple(int(n) for n in tensor.shape)
@@ -249,6 +277,7 @@ def direct_tensor_spec(tensor: Any) -> TensorSpec:
         stride=tuple(1 if i == lead else DYN for i in range(len(shape))),
         align=_largest_pow2_dividing(int(tensor.data_ptr())),
         device=tensor.device.type,
+        index_bits=offset_bits(shape, stride),
     )
 
 
@@ -420,11 +449,19 @@ def parse(text: str) -> ArgSpec:
         p.pos += 1
         align = p.align()
     device = None
-    if p.peek(":"):
+    index_bits = 32
+    while p.peek(":"):
         p.pos += 1
-        device = p.name("a device type (cpu, cuda)")
+        start = p.pos
+        word = p.name("a device type (cpu, cuda) or an index width (idx32, idx64)")
+        if word in ("idx32", "idx64"):
+            index_bits = int(word[3:])
+        elif device is None and index_bits == 32:
+            device = word
+        else:
+            raise p.fail(f"unexpected {word!r} (the device comes before the index width)", start)
     p.end()
-    return TensorSpec(dt, shape, stride, align, device)
+    return TensorSpec(dt, shape, stride, align, device, index_bits)
 
 
 def key_fields(specs: dict[str, ArgSpec]) -> dict[str, Any]:
@@ -470,6 +507,12 @@ def _tensor_problems(spec: TensorSpec, tensor: Any) -> list[str]:
         problems.append(f"data pointer {address:#x} is aligned to "
                         f"{_largest_pow2_dividing(address, 1 << 30)} bytes, expected "
                         f"{spec.align}")
+    if spec.index_bits == 32 and offset_bits(shape, stride) == 64:
+        problems.append(
+            f"it needs 64-bit offsets ({math.prod(shape)} elements; its strides span "
+            f"{span_elements(shape, stride)}), but this specialization computes 32-bit offsets "
+            "(build a specialization for it: call the jit function with this tensor, or "
+            "cute.compile with it)")
     return problems
 
 

@@ -1,9 +1,12 @@
-"""Builds a specialization unit into a loadable Python extension module with ninja.
+"""Builds a specialization unit into a shared object that exports its C entry point
+(bbx/platform/abi.h); bbx's launcher module (native.py) loads it and calls it.
 
-The binding uses pybind11 alone (never torch's C++ headers: a unit including torch/extension.h
-takes ~20 s and 1.5 GB to compile, one including only pybind11 ~3.5 s). A build that runs longer
-than a second prints a progress line; a failed build raises BuildError carrying the compiler's
-output with each error mapped to the generated line and the Python line it came from.
+What a unit costs to build is a first-class figure (kernel authors build many), so a unit holds
+no Python binding and no torch header, and — where a precompiled header library for its
+(target, compiler, flags) is available (prebuilt.py) — parses none of the header library
+either. A build that runs longer than a second prints a progress line; a failed build raises
+BuildError carrying the compiler's output with each error mapped to the generated line and the
+Python line it came from.
 """
 
 from __future__ import annotations
@@ -11,20 +14,19 @@ from __future__ import annotations
 import shlex
 import subprocess
 import sys
-import sysconfig
 import threading
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from .. import toolchain
 from ..paths import include_dir
+from ..targets import toolchain
 from .source_map import annotate_compiler_output
 from .targets import Target
 
 PROGRESS_AFTER_S = 1.0
+OUTPUT = "specialization.so"
 
 
 class BuildError(RuntimeError):
@@ -33,40 +35,38 @@ class BuildError(RuntimeError):
         super().__init__(f"bbx: building {label} for {target} failed:\n{output}")
 
 
-@dataclass
-class ExtensionBuild:
-    """One extension module from one translation unit."""
+@dataclass(frozen=True)
+class Prebuilt:
+    """Flags that make a unit use a precompiled header library (prebuilt.py): compile flags,
+    and objects to link (the library's out-of-line code, with clang's -fpch-codegen)."""
 
-    label: str  # what the user sees in progress lines, e.g. "elementwise_add.py:ElementwiseAdd"
-    module_name: str
+    compile_flags: tuple[str, ...] = ()
+    link_inputs: tuple[str, ...] = ()
+
+
+@dataclass
+class UnitBuild:
+    """One specialization unit to build into a shared object."""
+
+    label: str  # what the user sees in progress lines, e.g. "elementwise_add.py:elementwise_add"
     unit: Path  # the specialization unit (.cpp), which includes the generated .hip
     target: Target
     include_dirs: list[Path] = field(default_factory=list)
     generated_files: dict[str, Path] = field(default_factory=dict)  # for error mapping
-    opt: str = "-O2"
-
-    def output_name(self) -> str:
-        return self.module_name + (sysconfig.get_config_var("EXT_SUFFIX") or ".so")
+    opt: str | None = None  # None: the target's default (toolchain.unit_opt)
 
 
-def _python_includes() -> list[str]:
-    import pybind11
-
-    return [sysconfig.get_paths()["include"], pybind11.get_include()]
-
-
-def compile_command(build: ExtensionBuild, output: Path) -> list[str]:
+def unit_command(build: UnitBuild, output: Path, prebuilt: Prebuilt | None = None) -> list[str]:
     """The whole compile-and-link command for the build's target."""
-    includes = [include_dir(), *build.include_dirs]
-    flags = [f"-I{p}" for p in includes]
-    for system_include in _python_includes():  # nvcc wants "-isystem DIR" as two words
-        flags += ["-isystem", system_include]
+    includes = [f"-I{p}" for p in (include_dir(), *build.include_dirs)]
     target = build.target
+    opt = build.opt or toolchain.unit_opt(target.name)
+    pre = prebuilt or Prebuilt()
     if target.is_cpu:
-        cxx = toolchain.host_compiler().path
+        cxx = toolchain.simulator_compiler().path
         return [
-            cxx, toolchain.CXX_STANDARD, build.opt, "-fPIC", "-shared", "-pthread",
-            "-fvisibility=hidden", *flags, str(build.unit), "-o", str(output),
+            cxx, *toolchain.simulator_flags(opt), "-shared", *pre.compile_flags, *includes,
+            str(build.unit), *pre.link_inputs, "-o", str(output),
             *toolchain.simulator_link_flags(),
         ]
     if target.is_cuda:
@@ -74,44 +74,19 @@ def compile_command(build: ExtensionBuild, output: Path) -> list[str]:
         if nvcc is None:
             raise BuildError(build.label, target.name, "nvcc not found on PATH (or $BBX_NVCC)")
         return [
-            nvcc.path, toolchain.CXX_STANDARD, "-O3", "-arch=native", "--expt-relaxed-constexpr",
-            "-Xcompiler", "-fPIC,-fvisibility=hidden", "-shared", "-x", "cu", *flags,
-            str(build.unit), "-o", str(output),
+            nvcc.path, *toolchain.cuda_unit_flags(opt), "-shared", *includes, str(build.unit),
+            "-o", str(output),
         ]
-    amd = toolchain.amd_compiler()
-    if amd is None or amd.family != "hipcc":
+    hip = toolchain.hip_unit_command(target.name, opt)
+    if hip is None:
         raise BuildError(
             build.label, target.name,
-            "a loadable AMD extension needs hipcc (ROCm); without ROCm use `bbx build --target "
-            f"{target.name}` to compile the device code only",
+            "a loadable AMD specialization needs a HIP compiler (hipcc, or clang++-22) and the "
+            "HIP runtime library libamdhip64 (ROCm, or Debian's libamdhip64-dev); without them "
+            f"use `bbx build --target {target.name}` to compile the device code only",
         )
-    return [
-        amd.path, toolchain.CXX_STANDARD, "-O3", f"--offload-arch={target.name}", "-fPIC",
-        "-shared", "-fvisibility=hidden", *flags, str(build.unit), "-o", str(output),
-    ]
-
-
-def _ninja_binary() -> str:
-    try:
-        import ninja
-
-        return str(Path(ninja.BIN_DIR) / "ninja")
-    except ImportError:
-        return "ninja"
-
-
-def write_ninja_file(build_dir: Path, command: Sequence[str], inputs: Sequence[Path],
-                     output: str) -> Path:
-    def esc(path: str) -> str:
-        return path.replace("$", "$$").replace(" ", "$ ").replace(":", "$:")
-
-    ninja_file = build_dir / "build.ninja"
-    ninja_file.write_text(
-        "# Generated by bbx: builds one specialization.\n"
-        f"rule compile\n  command = {shlex.join(command)}\n  description = compile $out\n\n"
-        f"build {esc(output)}: compile {' '.join(esc(str(p)) for p in inputs)}\n"
-    )
-    return ninja_file
+    compile_flags, link_flags = hip
+    return [*compile_flags, "-shared", *includes, str(build.unit), "-o", str(output), *link_flags]
 
 
 class _Progress:
@@ -144,20 +119,35 @@ class _Progress:
                   file=self.stream, flush=True)
 
 
-def build_extension(build: ExtensionBuild, build_dir: Path, *,
-                    progress_stream: TextIO | None = None) -> Path:
-    """Compile and link into build_dir; return the extension module's path."""
-    output = build.output_name()
-    command = compile_command(build, build_dir / output)
-    inputs = [build.unit, *build.generated_files.values()]
-    write_ninja_file(build_dir, command, inputs, output)
-    (build_dir / "compile_command.txt").write_text(shlex.join(command) + "\n")
-    with _Progress(build.label, build.target.name, progress_stream or sys.stderr):
-        proc = subprocess.run(
-            [_ninja_binary(), "-C", str(build_dir)],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        )
+def progress(label: str, target: str, stream: TextIO | None = None) -> _Progress:
+    """A context that prints 'bbx: building LABEL for TARGET ...' once it has run a second."""
+    return _Progress(label, target, stream or sys.stderr)
+
+
+def run_command(label: str, target: str, command: list[str],
+                generated: dict[str, Path]) -> None:
+    """Run one compiler command; BuildError (mapped to Python lines) when it fails."""
+    try:
+        proc = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              text=True)
+    except OSError as exc:
+        raise BuildError(label, target, f"cannot run {command[0]}: {exc}") from None
     if proc.returncode != 0:
-        raise BuildError(build.label, build.target.name,
-                         annotate_compiler_output(proc.stdout, build.generated_files))
-    return build_dir / output
+        raise BuildError(label, target, annotate_compiler_output(proc.stdout, generated))
+
+
+def run_build(label: str, target: str, command: list[str], generated: dict[str, Path],
+              progress_stream: TextIO | None = None) -> None:
+    """`run_command` with a progress line."""
+    with progress(label, target, progress_stream):
+        run_command(label, target, command, generated)
+
+
+def build_unit(build: UnitBuild, build_dir: Path, *, prebuilt: Prebuilt | None = None,
+               progress_stream: TextIO | None = None) -> Path:
+    """Compile and link into build_dir; return the shared object's path."""
+    output = build_dir / OUTPUT
+    command = unit_command(build, output, prebuilt)
+    (build_dir / "compile_command.txt").write_text(shlex.join(command) + "\n")
+    run_build(build.label, build.target.name, command, build.generated_files, progress_stream)
+    return output

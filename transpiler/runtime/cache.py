@@ -8,6 +8,11 @@ Layout of `$BBX_CACHE_DIR` (default `~/.cache/bbx`):
     <key[:2]>/<key>.lock        a lock file serialising builders of this key
     tmp/                        private staging directories of builds in progress
 
+What every specialization of a (target, compiler, flags) shares — bbx's launcher module, the
+precompiled header library and its object — lives in a second cache of the same format,
+`$BBX_SHARED_CACHE_DIR` (default `~/.cache/bbx/shared`), so that it is built once even where
+`BBX_CACHE_DIR` points at a fresh directory (as the tests' do).
+
 Concurrent builders of one key take the lock in turn; the first builds and publishes with an
 atomic rename, the others find a valid entry and reuse it. An entry whose manifest is missing or
 unreadable, or whose artifacts no longer match their recorded hashes, is damaged: it is moved
@@ -38,6 +43,13 @@ def default_cache_root() -> Path:
     if configured:
         return Path(configured).expanduser()
     return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "bbx"
+
+
+def default_shared_root() -> Path:
+    configured = os.environ.get("BBX_SHARED_CACHE_DIR")
+    if configured:
+        return Path(configured).expanduser()
+    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "bbx" / "shared"
 
 
 def specialization_key(components: dict[str, Any]) -> str:

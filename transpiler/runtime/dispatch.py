@@ -1,7 +1,7 @@
 """The dispatcher: from a call of a `@cute.jit` function to a launch of its built specialization.
 
     translate the module (once per source text) -> evaluate Meta -> render the specialization
-    unit -> build it into the cache (or find it there) -> load -> launch
+    unit -> build it into the cache (or find it there) -> load -> launch (launch.py)
 
 `install()` registers it with `bbx.runtime.jit` and with the import hook, which translates every
 DSL module when it is imported so that unsupported constructs are reported up front.
@@ -11,49 +11,56 @@ from __future__ import annotations
 
 import hashlib
 import inspect
-import subprocess
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .. import toolchain
 from ..paths import include_dir
+from ..targets import toolchain
 from ..translate import FunctionInfo, TranslationResult, translate_source
-from . import jit
-from .argspec import ArgSpec, ArgumentError, ConstexprSpec, ScalarSpec, StreamSpec, TensorSpec
-from .builder import ExtensionBuild, build_extension
+from . import jit, translation_cache
+from .argspec import ArgSpec, ConstexprSpec
+from .builder import UnitBuild, build_unit
 from .cache import BuildCache, specialization_key
-from .loader import load_extension
-from .source_map import annotate_sites
+from .fingerprint import tree_fingerprint
+from .launch import KernelError, Launcher
+from .native import DeviceUnavailable, open_specialization
+from .prebuilt import prebuilt_for
+from .shape_groups import infer_shape_groups
 from .specialize import evaluate_meta, render_unit
 from .targets import Target, default_target
+
+__all__ = ["DeviceUnavailable", "Dispatcher", "KernelError", "TranslationFailed", "install",
+           "translate_module"]
 
 
 class TranslationFailed(RuntimeError):
     """The module of a jit function does not translate; the message holds the diagnostics."""
 
 
-class KernelError(RuntimeError):
-    """A launched kernel failed (on the simulator: its report, e.g. a race or a deadlock)."""
-
+#: What a built unit is (part of every cache key): 2 = a shared object with a C entry point.
+UNIT_FORMAT = 2
 
 _translations: dict[str, TranslationResult] = {}
 _translations_lock = threading.Lock()
 
 
 def translate_module(path: str, source: str | None = None) -> TranslationResult:
-    """The translation of a module's source, memoised per source text."""
+    """The translation of a module's source, memoised per source text in the process and on
+    disk (translation_cache.py)."""
     if source is None:
         source = Path(path).read_text(encoding="utf-8")
     digest = hashlib.sha256(source.encode()).hexdigest()
     with _translations_lock:
         found = _translations.get(digest)
         if found is None:
-            found = translate_source(source, Path(path).name, display_path=path,
-                                     source_path=path)
+            found = translation_cache.load(path, digest)
+            if found is None:
+                found = translate_source(source, Path(path).name, display_path=path,
+                                         source_path=path)
+                translation_cache.store(path, digest, found)
             _translations[digest] = found
     if not found.ok:
         raise TranslationFailed(
@@ -79,31 +86,34 @@ def on_dsl_module(module_name: str, path: str, source: str) -> None:
 
 @cache
 def header_library_hash() -> str:
-    digest = hashlib.sha256()
-    root = include_dir()
-    for header in sorted(root.rglob("*")):
-        if header.is_file():
-            digest.update(str(header.relative_to(root)).encode())
-            digest.update(header.read_bytes())
-    return digest.hexdigest()
+    """The header library's identity in cache keys: path, size and modification time of each
+    header (fingerprint.py; a touched header rebuilds, an edited one always does)."""
+    return tree_fingerprint(include_dir(), "bbx header library")
 
 
 @cache
 def compiler_identity(target: Target) -> str:
+    """The compiler of `target` as cache keys see it (toolchain.fingerprint: no process runs)."""
     if target.is_cpu:
-        path = toolchain.host_compiler().path
+        path = toolchain.simulator_compiler().path
     elif target.is_cuda:
         found = toolchain.cuda_compiler()
         path = found.path if found else "nvcc"
     else:
         found = toolchain.amd_compiler()
         path = found.path if found else "hipcc"
-    try:
-        out = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=30)
-        version = (out.stdout or out.stderr).strip().splitlines()[0]
-    except (OSError, subprocess.SubprocessError, IndexError):
-        version = "unknown"
-    return f"{path} {version}"
+    return toolchain.fingerprint(path)
+
+
+def unit_flags(target: Target) -> list[str]:
+    """The flags a unit for `target` is compiled with (part of the cache key)."""
+    opt = toolchain.unit_opt(target.name)
+    if target.is_cpu:
+        return toolchain.simulator_flags(opt)
+    if target.is_cuda:
+        return toolchain.cuda_unit_flags(opt)
+    found = toolchain.hip_unit_command(target.name, opt)
+    return [*found[0][1:], *found[1]] if found else []
 
 
 def find_function(translation: TranslationResult, fn: jit.JitFunction) -> FunctionInfo:
@@ -134,84 +144,6 @@ def find_host_function(translation: TranslationResult, name: str) -> FunctionInf
         f"bbx: {Path(translation.path).name} has no @cute.jit function or class {name!r}"
         f" (it has: {', '.join(known) or 'none'})"
     )
-
-
-@dataclass(frozen=True)
-class TensorArgument:
-    """What the binding receives for a tensor: address, extents, strides, bytes spanned."""
-
-    @staticmethod
-    def describe(value: Any) -> tuple[int, tuple[int, ...], tuple[int, ...], int]:
-        tensor = getattr(value, "bbx_torch_tensor", value)
-        shape = tuple(int(n) for n in tensor.shape)
-        stride = tuple(int(s) for s in tensor.stride())
-        if any(n > 2**31 - 1 for n in (*shape, *stride)):
-            raise ArgumentError("bbx: extents and strides must fit in 32 bits")
-        span = 1 + sum((n - 1) * abs(s) for n, s in zip(shape, stride, strict=True)) if all(
-            shape) else 0
-        return int(tensor.data_ptr()), shape, stride, span * tensor.element_size()
-
-
-def _scalar_value(value: Any) -> Any:
-    raw = getattr(value, "value", value)
-    return raw.item() if hasattr(raw, "item") else raw
-
-
-def _stream_handle(value: Any) -> int:
-    for attr in ("cuda_stream", "handle", "value"):
-        inner = getattr(value, attr, None)
-        if isinstance(inner, int):
-            return inner
-    return int(value) if isinstance(value, int) else 0
-
-
-def _check_device(name: str, value: Any, target: Target) -> None:
-    tensor = getattr(value, "bbx_torch_tensor", value)
-    device = getattr(getattr(tensor, "device", None), "type", None)
-    if device is not None and device != target.torch_device_type:
-        raise ArgumentError(
-            f"bbx: argument '{name}' is on device '{device}', but this specialization runs on "
-            f"target '{target.name}', which needs '{target.torch_device_type}' tensors "
-            "(set BBX_TARGET or move the tensor)"
-        )
-
-
-class Launcher:
-    """Calls one loaded specialization with a call's values (by parameter name)."""
-
-    def __init__(self, module: Any, specs: dict[str, ArgSpec], function: FunctionInfo,
-                 target: Target, label: str, generated: dict[str, str] | None = None) -> None:
-        self.module, self.specs, self.function = module, specs, function
-        self.target, self.label = target, label
-        #: generated file name -> text, to name Python lines in run-time reports
-        self.generated = generated or {}
-
-    def __call__(self, values: dict[str, Any]) -> None:
-        packed: list[Any] = []
-        stream = 0
-        for name, spec in self.specs.items():
-            value = values[name]
-            if isinstance(spec, TensorSpec):
-                _check_device(name, value, self.target)
-                packed.append(TensorArgument.describe(value))
-            elif isinstance(spec, ScalarSpec):
-                packed.append(_scalar_value(value))
-            elif isinstance(spec, StreamSpec):
-                stream = _stream_handle(value)
-                packed.append(None)
-            else:
-                packed.append(None)  # Constexpr values are baked into the build
-        if not any(isinstance(s, StreamSpec) for s in self.specs.values()) and self.target.is_cuda:
-            import torch
-
-            stream = torch.cuda.current_stream().cuda_stream
-        try:
-            self.module.call(tuple(packed), stream)
-        except RuntimeError as exc:
-            report = annotate_sites(str(exc), self.generated)
-            raise KernelError(
-                f"bbx: {self.label} failed on target {self.target.name}:\n{report}"
-            ) from None
 
 
 class Dispatcher:
@@ -252,13 +184,15 @@ class Dispatcher:
         assert translation.text is not None
         dependencies = dependency_texts(translation)
         key = specialization_key({
-            "unit": hashlib.sha256(unit.text.encode()).hexdigest(),
+            "unit": unit.key,
             "hip": hashlib.sha256(translation.text.encode()).hexdigest(),
             "dependencies": {name: hashlib.sha256(text.encode()).hexdigest()
                              for name, text in dependencies.items()},
             "headers": header_library_hash(),
             "target": target.name,
             "compiler": compiler_identity(target),
+            "flags": unit_flags(target),
+            "unit format": UNIT_FORMAT,
         })
 
         def build(staging: Path) -> dict[str, Any]:
@@ -270,16 +204,20 @@ class Dispatcher:
                 generated[name].write_text(text)
             unit_path = staging / "unit.cpp"
             unit_path.write_text(unit.text)
-            ext = ExtensionBuild(label, unit.module_name, unit_path, target,
-                                 generated_files=generated)
-            built = build_extension(ext, staging)
-            return {"module": unit.module_name, "extension": built.name, "target": target.name,
-                    "function": label, "arguments": arguments}
+            unit_build = UnitBuild(label, unit_path, target, generated_files=generated)
+            built = build_unit(unit_build, staging, prebuilt=prebuilt_for(target))
+            return {"extension": built.name, "target": target.name, "function": label,
+                    "arguments": arguments}
 
         entry, _ = self.cache.get_or_build(key, build)
-        module = load_extension(entry.artifact(entry.manifest["extension"]), unit.module_name)
+        try:
+            address = open_specialization(entry.artifact(entry.manifest["extension"]))
+        except DeviceUnavailable as exc:
+            raise DeviceUnavailable(f"bbx: {label} cannot run on target {target.name} here: "
+                                    f"{exc}") from None
         generated = {hip_name: translation.text, **dependencies}
-        return Launcher(module, specs, info, target, label, generated)
+        return Launcher(address, specs, target, label, generated,
+                        lambda: infer_shape_groups(translation, info, specs))
 
 
 _installed: Dispatcher | None = None

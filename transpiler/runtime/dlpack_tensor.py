@@ -3,6 +3,8 @@
 Staticness rules (CuTe DSL semantics, from NVIDIA/cutlass
 ``media/docs/pythonDSL/cute_dsl_general/framework_integration.rst``):
 
+* Offsets: 32-bit, or 64-bit when the tensor has more than 2^31 - 1 elements or its strides
+  span more (`argspec.offset_bits`; NVIDIA's DSL switches to 64-bit indexing for such tensors).
 * ``from_dlpack(t, assumed_align=None)``: a fully static layout (every extent and stride as in
   ``t``; DLPack reports the stride of an extent-1 mode as 1). Alignment: ``assumed_align``, which
   must divide the data pointer, else the element size (natural alignment).
@@ -27,7 +29,16 @@ from __future__ import annotations
 from typing import Any
 
 from . import dtypes
-from .argspec import DYN, Dim, Dyn, PointerSpec, TensorSpec, dlpack_strides, leading_mode
+from .argspec import (
+    DYN,
+    Dim,
+    Dyn,
+    PointerSpec,
+    TensorSpec,
+    dlpack_strides,
+    leading_mode,
+    offset_bits,
+)
 
 
 class LayoutMarkError(ValueError):
@@ -55,12 +66,18 @@ class DLPackTensor:
         self._spec_shape: tuple[Dim, ...] = self._shape
         self._spec_stride: tuple[Dim, ...] = self._stride
         self._stride_order: tuple[int, ...] | None = None
+        self._spec_cache: tuple[tuple[tuple[Dim, ...], tuple[Dim, ...]], TensorSpec] | None = None
 
     # -- what the specialization sees ----------------------------------------------------------
     def bbx_arg_spec(self) -> TensorSpec:
-        t = self.bbx_torch_tensor
-        return TensorSpec(self._dtype.name, self._spec_shape, self._spec_stride, self._align,
-                          t.device.type)
+        """The spec of this tensor (computed once per marking: the facts do not change)."""
+        key = (self._spec_shape, self._spec_stride)
+        if self._spec_cache is None or self._spec_cache[0] != key:
+            t = self.bbx_torch_tensor
+            spec = TensorSpec(self._dtype.name, self._spec_shape, self._spec_stride, self._align,
+                              t.device.type, offset_bits(self._shape, self._stride))
+            self._spec_cache = (key, spec)
+        return self._spec_cache[1]
 
     # -- the DSL's host API --------------------------------------------------------------------
     @property

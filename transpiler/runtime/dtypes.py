@@ -1,24 +1,32 @@
-"""The element types bbx specializes on: names, widths and their torch equivalents."""
+"""The element types bbx specializes on, as the runtime sees them: derived from the one-row-per-
+dtype table `bbx.dsl.numeric.NUMERIC_TYPES` (the single source of dtype facts), never listed
+here. A dtype of that table with a torch equivalent is a dtype a specialization can take.
+"""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
+
+from ..dsl.numeric import NUMERIC_TYPES, NumericType
 
 
 @dataclass(frozen=True)
 class DType:
-    """One element type as the specialization key and the generated C++ see it."""
+    """One element type as the specialization key, the launcher and the generated C++ see it."""
 
     name: str  # bbx spelling: f32, bf16, i32, ...
-    bits: int
+    bits: int  # bits in memory (a bool takes one byte)
     kind: str  # "float", "int", "uint" or "bool"
     torch_name: str  # attribute of the `torch` module
+    cxx: str  # C++ type usable outside bbx's namespaces: float, std::int8_t, bbx::half_t
 
     @property
     def size(self) -> int:
-        """Bytes per element (a bool takes one byte in memory)."""
-        return max(1, self.bits // 8)
+        """Bytes per element."""
+        return self.bits // 8
 
     @property
     def is_float(self) -> bool:
@@ -29,23 +37,24 @@ class DType:
         return self.kind in ("int", "uint", "bool")
 
 
-_ALL = (
-    DType("f16", 16, "float", "float16"),
-    DType("bf16", 16, "float", "bfloat16"),
-    DType("f32", 32, "float", "float32"),
-    DType("f64", 64, "float", "float64"),
-    DType("i8", 8, "int", "int8"),
-    DType("i16", 16, "int", "int16"),
-    DType("i32", 32, "int", "int32"),
-    DType("i64", 64, "int", "int64"),
-    DType("u8", 8, "uint", "uint8"),
-    DType("u16", 16, "uint", "uint16"),
-    DType("u32", 32, "uint", "uint32"),
-    DType("u64", 64, "uint", "uint64"),
-    DType("bool", 8, "bool", "bool"),
-)
+def qualified_cxx(spelling: str) -> str:
+    """The table's C++ spelling (valid inside generated code, which uses namespace bbx) made
+    valid anywhere: <cstdint> names in std::, bbx's own `_t` types in bbx::."""
+    if re.fullmatch(r"u?int\d+_t", spelling):
+        return f"std::{spelling}"
+    if spelling.endswith("_t"):
+        return f"bbx::{spelling}"
+    return spelling
 
-DTYPES: dict[str, DType] = {d.name: d for d in _ALL}
+
+def _from_row(row: NumericType) -> DType:
+    assert row.torch_name is not None
+    return DType(row.short, 8 * row.size, row.kind, row.torch_name, qualified_cxx(row.cxx))
+
+
+DTYPES: dict[str, DType] = {
+    row.short: _from_row(row) for row in NUMERIC_TYPES if row.torch_name is not None
+}
 
 
 def dtype(name: str) -> DType:
@@ -56,19 +65,23 @@ def dtype(name: str) -> DType:
         raise ValueError(f"unknown dtype {name!r} (known: {known})") from None
 
 
+@cache
+def _by_torch() -> dict[Any, DType]:
+    import torch
+
+    return {getattr(torch, d.torch_name): d for d in DTYPES.values()
+            if getattr(torch, d.torch_name, None) is not None}
+
+
 def from_torch(torch_dtype: Any) -> DType:
     """The bbx dtype of a torch.dtype; ValueError for dtypes bbx does not specialize on."""
-    for d in _ALL:
-        if getattr(_torch(), d.torch_name, None) == torch_dtype:
-            return d
-    raise ValueError(f"torch dtype {torch_dtype} has no bbx equivalent")
+    found = _by_torch().get(torch_dtype)
+    if found is None:
+        raise ValueError(f"torch dtype {torch_dtype} has no bbx equivalent")
+    return found
 
 
 def to_torch(name: str) -> Any:
-    return getattr(_torch(), dtype(name).torch_name)
-
-
-def _torch() -> Any:
     import torch
 
-    return torch
+    return getattr(torch, dtype(name).torch_name)

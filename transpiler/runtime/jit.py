@@ -21,15 +21,10 @@ from __future__ import annotations
 import inspect
 import warnings
 from collections.abc import Callable
+from functools import cached_property
 from typing import Any
 
-from .argspec import (
-    ArgSpec,
-    ConstexprSpec,
-    is_plain_data,
-    stable_repr,
-    validate,
-)
+from .argspec import ArgSpec, ConstexprSpec, is_plain_data, stable_repr, validate
 from .argspec import from_value as spec_of_value
 
 Launcher = Callable[[dict[str, Any]], Any]
@@ -79,7 +74,7 @@ class _Decorated:
         self.__wrapped__ = fn
         self.__name__ = getattr(fn, "__name__", "<jit>")
         self.__qualname__ = getattr(fn, "__qualname__", self.__name__)
-        self.__module__ = getattr(fn, "__module__", None)
+        self.__module__ = getattr(fn, "__module__", None) or ""
         self.__doc__ = getattr(fn, "__doc__", None)
         code = getattr(target, "__code__", None)
         self.source_file: str = code.co_filename if code else "<unknown>"
@@ -145,13 +140,19 @@ class JitFunction(_Decorated):
             values.pop(next(iter(self.signature.parameters)))
         return values
 
+    @cached_property
+    def _param_facts(self) -> dict[str, tuple[bool, str | None]]:
+        """Parameter name -> (annotated Constexpr, numeric dtype of its annotation), read from
+        the annotations once."""
+        return {name: (_is_constexpr(ann), _numeric_dtype(ann))
+                for name, ann in self._annotations().items()}
+
     def arg_specs(self, values: dict[str, Any]) -> dict[str, ArgSpec]:
-        annotations = self._annotations()
+        facts = self._param_facts
         specs: dict[str, ArgSpec] = {}
         for name, value in values.items():
-            ann = annotations.get(name, inspect.Parameter.empty)
-            specs[name] = spec_of_value(value, constexpr=_is_constexpr(ann),
-                                        dtype=_numeric_dtype(ann))
+            constexpr, dtype = facts.get(name, (False, None))
+            specs[name] = spec_of_value(value, constexpr=constexpr, dtype=dtype)
         return specs
 
     def specialize(self, bound_self: Any, args: tuple[Any, ...], kwargs: dict[str, Any]
@@ -194,14 +195,23 @@ class CompiledFunction:
     """What ``cute.compile`` returns: calls validate their arguments against the specs first.
 
     Constexpr arguments may be passed again (they must equal the compiled values) or left out.
+    The usual call — exactly the run-time arguments, positionally — goes straight to the
+    launcher's C fast path (`fast`, launch.py), which checks each argument against its spec
+    itself and raises the same errors.
     """
 
     def __init__(self, function: JitFunction, bound_self: Any, specs: dict[str, ArgSpec],
                  launcher: Launcher) -> None:
         self.function, self.bound_self, self.specs, self.launcher = (
             function, bound_self, specs, launcher)
+        dynamic = [n for n, s in specs.items() if not isinstance(s, ConstexprSpec)]
+        self._dynamic_count = len(dynamic)
+        fast = getattr(launcher, "fast", None)
+        self._fast = None if getattr(launcher, "checked", False) else fast
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self._fast is not None and not kwargs and len(args) == self._dynamic_count:
+            return self._fast(*args)
         names = list(self.specs)
         dynamic = [n for n in names if not isinstance(self.specs[n], ConstexprSpec)]
         positional = names if len(args) + len(kwargs) > len(dynamic) else dynamic

@@ -2,43 +2,44 @@
 
 Given a translated module, one of its host (jit) functions, the object whose config the Meta
 members read, and the ArgSpecs of a call, this evaluates every Meta member in Python, chooses the
-C++ form of each argument (static extents become `Int<N>`, dynamic ones `int`), and renders
-`templates/specialization.cpp.j2`: the Meta struct plus a pybind11 entry point that turns
-(address, extents, strides) tuples into bbx tensors and calls the generated function. Compiled
-with `-DBBX_DEVICE_ONLY_UNIT` the same unit instead explicitly instantiates the generated function
-for the arguments' C++ types (`ArgBinding.cxx_type`), with no pybind11 (`bbx build`).
+C++ form of each argument (static extents become `Int<N>`, dynamic ones the tensor's index type:
+`int`, or `std::int64_t` for a tensor whose offsets need 64 bits), and renders
+`templates/specialization.cpp.j2`: the Meta struct plus a C entry point (bbx/platform/abi.h) that
+turns the launcher's checked ABI entries into bbx tensors and calls the generated function.
+Compiled with `-DBBX_DEVICE_ONLY_UNIT` the same unit instead explicitly instantiates the generated
+function for the arguments' C++ types (`ArgBinding.cxx_type`) (`bbx build`).
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 import operator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cache, cached_property
 from typing import Any
 
 import jinja2
 
-from .. import __version__, meta
-from ..cxx_names import cxx_name
-from ..dsl_api import FUNCTORS
+from .. import __version__
+from ..analysis import meta
+from ..dsl import REGISTRY
+from ..dsl.entry import Functor
+from ..lowering.names import cxx_name
 from ..paths import templates_dir
 from ..translate import FunctionInfo, TranslationResult, module_namespace
 from .argspec import ArgSpec, ConstexprSpec, Dyn, PointerSpec, ScalarSpec, StreamSpec, TensorSpec
 from .dtypes import dtype as dtype_info
 
-CXX_TYPES = {
-    "f16": "bbx::half_t", "bf16": "bbx::bfloat16_t", "f32": "float", "f64": "double",
-    "i8": "std::int8_t", "i16": "std::int16_t", "i32": "std::int32_t", "i64": "std::int64_t",
-    "u8": "std::uint8_t", "u16": "std::uint16_t", "u32": "std::uint32_t",
-    "u64": "std::uint64_t", "bool": "bool",
-}  # fmt: skip
-
 _OPERATOR_FUNCTORS = {
-    getattr(operator, name.split(".")[1]): functor
-    for name, functor in FUNCTORS.items()
-    if name.startswith("operator.") and hasattr(operator, name.split(".")[1])
+    getattr(operator, name.split(".")[1]): entry.cxx
+    for name, entry in REGISTRY.entries()
+    if name.startswith("operator.") and isinstance(entry, Functor)
 } | {max: "maximum", min: "minimum"}
+
+
+UNIT_TEMPLATE = "specialization.cpp.j2"
 
 
 class SpecializationError(ValueError):
@@ -60,13 +61,47 @@ class ArgBinding:
 
 @dataclass(frozen=True)
 class Unit:
-    text: str
+    """A specialization unit: rendered from its template only when its text is needed (a build);
+    `key` identifies the text without rendering it (the warm path of a call never renders)."""
+
+    inputs: dict[str, Any] = field(compare=False)  # the template's variables
     module_name: str
     meta_values: dict[str, str]  # member -> the C++ it was given (part of the cache key)
 
+    @cached_property
+    def text(self) -> str:
+        return _unit_template().render(**self.inputs)
+
+    @cached_property
+    def key(self) -> str:
+        """sha256 of the template and its variables: equal keys render equal texts."""
+        canonical = json.dumps(self.inputs, sort_keys=True, default=_canonical)
+        return hashlib.sha256(f"{_template_digest()}|{canonical}".encode()).hexdigest()
+
+
+def _canonical(value: Any) -> Any:
+    if isinstance(value, ArgBinding):
+        return [value.name, value.spec, list(value.setup), value.expr, value.cxx_type]
+    raise TypeError(f"no canonical form for {type(value).__name__}")
+
+
+@cache
+def _unit_template() -> jinja2.Template:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(templates_dir())),
+        keep_trailing_newline=True, undefined=jinja2.StrictUndefined, autoescape=False,
+    )
+    return env.get_template(UNIT_TEMPLATE)
+
+
+@cache
+def _template_digest() -> str:
+    return hashlib.sha256((templates_dir() / UNIT_TEMPLATE).read_bytes()).hexdigest()
+
 
 def cxx_type(dtype_name: str) -> str:
-    return CXX_TYPES[dtype_name]
+    """The C++ element type of a dtype (from the dtype table, bbx.dsl.numeric)."""
+    return dtype_info(dtype_name).cxx
 
 
 def _cxx_literal(value: Any, what: str) -> tuple[str, str]:
@@ -128,31 +163,43 @@ def evaluate_meta(members: tuple[meta.MetaMember, ...], namespace: dict[str, Any
     return values
 
 
-def _dim(value: int | Dyn, runtime: str) -> str:
-    return f"bbx::Int<{value}>{{}}" if isinstance(value, int) else runtime
+def _static(value: int, wide: bool) -> str:
+    """A static extent or stride; in a 64-bit-offset tensor a stride that would overflow `int`
+    arithmetic is a 64-bit static integer, so that products with it are 64-bit."""
+    if wide and value not in (0, 1):
+        return f"bbx::C<std::int64_t{{{value}}}>{{}}"
+    return f"bbx::Int<{value}>{{}}"
+
+
+def _dims(dims: tuple[int | Dyn, ...], runtime: str, wide_static: bool) -> list[str]:
+    """C++ expressions of a tensor's extents or strides; `runtime` formats a dynamic one."""
+    return [_static(d, wide_static) if isinstance(d, int) else runtime.format(mode=i)
+            for i, d in enumerate(dims)]
 
 
 def bind_tensor(index: int, name: str, spec: TensorSpec) -> ArgBinding:
     ctype = cxx_type(spec.dtype)
-    ext = [_dim(d, f"extent(a_{name}[1], {i})") for i, d in enumerate(spec.shape)]
-    strides = [_dim(d, f"extent(a_{name}[2], {i})") for i, d in enumerate(spec.stride)]
-    setup = [f"py::tuple a_{name} = args[{index}];"]
-    setup.append("#if defined(BBX_TARGET_CPU)")
-    setup.append(f"bbx::sim::ScopedAllocation {name}_span(data_pointer<{ctype}>(a_{name}[0]), "
-                 f"a_{name}[3].cast<std::size_t>());")
-    setup.append("#endif")
+    index_type = "std::int64_t" if spec.index_bits == 64 else "int"
+    wide = spec.index_bits == 64
+    entry = f"a_{name}"
+    ext = _dims(spec.shape, f"bbx::abi::extent<{index_type}>({entry}, {{mode}})", False)
+    strides = _dims(spec.stride, f"bbx::abi::stride<{index_type}>({entry}, {{mode}})", wide)
     layout = (f"bbx::make_layout(bbx::make_shape({', '.join(ext)}), "
               f"bbx::make_stride({', '.join(strides)}))")
-    pointer = f"bbx::make_gmem_ptr<{spec.align}>(data_pointer<{ctype}>(a_{name}[0]))"
-    setup.append(f"auto {cxx_name(name)} = bbx::make_tensor({pointer},")
-    setup.append(f"                {layout});")
-    type_ext = [_dim(d, "int{}") for d in spec.shape]
-    type_strides = [_dim(d, "int{}") for d in spec.stride]
+    pointer = f"bbx::make_gmem_ptr<{spec.align}>(bbx::abi::data<{ctype}>({entry}))"
+    setup = (
+        f"const bbx_abi_tensor& {entry} = bbx_args_[{index}].tensor;",
+        f"const bbx::abi::SimSpan {cxx_name(name)}_span({entry}.data, {entry}.bytes);",
+        f"auto {cxx_name(name)} = bbx::make_tensor({pointer},",
+        f"                {layout});",
+    )
+    type_ext = _dims(spec.shape, f"{index_type}{{{{}}}}", False)
+    type_strides = _dims(spec.stride, f"{index_type}{{{{}}}}", wide)
     type_layout = (f"bbx::make_layout(bbx::make_shape({', '.join(type_ext)}), "
                    f"bbx::make_stride({', '.join(type_strides)}))")
     cxx = (f"decltype(bbx::make_tensor(bbx::make_gmem_ptr<{spec.align}>"
            f"(static_cast<{ctype}*>(nullptr)), {type_layout}))")
-    return ArgBinding(name, str(spec), tuple(setup), cxx_name(name), cxx)
+    return ArgBinding(name, str(spec), setup, cxx_name(name), cxx)
 
 
 def bind_constexpr(name: str, spec: ConstexprSpec) -> ArgBinding:
@@ -183,22 +230,23 @@ def _bind_constexpr_value(name: str, spec: ConstexprSpec) -> ArgBinding:
 
 
 def bind_argument(index: int, name: str, spec: ArgSpec) -> ArgBinding:
+    """How the entry point turns ABI entry `index` into the C++ argument `name`."""
     if isinstance(spec, TensorSpec):
         return bind_tensor(index, name, spec)
     if isinstance(spec, ScalarSpec):
         ctype = cxx_type(spec.dtype)
-        caster = "double" if dtype_info(spec.dtype).is_float else "long long"
+        field = "f" if dtype_info(spec.dtype).is_float else "i"
         var = cxx_name(name)
-        setup = f"const auto {var} = static_cast<{ctype}>(args[{index}].cast<{caster}>());"
+        setup = f"const auto {var} = static_cast<{ctype}>(bbx_args_[{index}].{field});"
         return ArgBinding(name, str(spec), (setup,), var, ctype)
     if isinstance(spec, ConstexprSpec):
         return bind_constexpr(name, spec)
     if isinstance(spec, StreamSpec):
-        return ArgBinding(name, str(spec), (), "bbx::Stream{stream}", "bbx::Stream")
+        return ArgBinding(name, str(spec), (), "bbx::Stream{bbx_stream_}", "bbx::Stream")
     if isinstance(spec, PointerSpec):
         ctype = cxx_type(spec.dtype)
-        setup = (f"const auto {cxx_name(name)} = "
-                 f"bbx::make_gmem_ptr<{spec.align}>(data_pointer<{ctype}>(args[{index}]));")
+        setup = (f"const auto {cxx_name(name)} = bbx::make_gmem_ptr<{spec.align}>("
+                 f"bbx::abi::data<{ctype}>(bbx_args_[{index}]));")
         cxx = f"decltype(bbx::make_gmem_ptr<{spec.align}>(static_cast<{ctype}*>(nullptr)))"
         return ArgBinding(name, str(spec), (setup,), cxx_name(name), cxx)
     raise SpecializationError(f"argument {name}: unsupported spec {spec}")
@@ -216,7 +264,7 @@ def render_unit(translation: TranslationResult, function: FunctionInfo, hip_name
     call_args = [b.expr for b in passed]
     meta_name = "Meta_" + hashlib.sha256("\n".join(meta_lines).encode()).hexdigest()[:8]
     function_name = f"bbx_gen::{namespace}::{function.cxx_name}<{meta_name}>"
-    call = f"{function_name}({', '.join([*call_args, 'bbx::Stream{stream}'])})"
+    call = f"{function_name}({', '.join([*call_args, 'bbx::Stream{bbx_stream_}'])})"
     # The remaining template arguments are deduced from the parameter types.
     instantiation = (f"template void {function_name}("
                      f"{', '.join([*(b.type_alias for b in passed), 'bbx::Stream'])});")
@@ -224,15 +272,11 @@ def render_unit(translation: TranslationResult, function: FunctionInfo, hip_name
         f"{translation.sha256}|{function.cxx_name}|{meta_lines}|{specs}|{target}".encode()
     ).hexdigest()[:16]
     module_name = f"bbx_{namespace}_{digest}"
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(templates_dir())),
-        keep_trailing_newline=True, undefined=jinja2.StrictUndefined, autoescape=False,
-    )
-    text = env.get_template("specialization.cpp.j2").render(
+    inputs = dict(
         version=__version__, summary=summary, target=target, hip_name=hip_name,
         meta_name=meta_name, meta_lines=meta_lines or ["// (no Meta members)"],
         args=bindings, typed_args=passed, call=call, module_name=module_name,
         instantiation=instantiation,
     )
-    return Unit(text, module_name, {n: line for n, line in zip(meta_values, meta_lines,
-                                                                strict=True)})
+    return Unit(inputs, module_name, {n: line for n, line in zip(meta_values, meta_lines,
+                                                                  strict=True)})

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from functools import cache
 
 AMD_TARGETS = ("gfx90a", "gfx942", "gfx950")
 ALL_TARGETS = (*AMD_TARGETS, "cuda", "cpu")
@@ -50,9 +51,21 @@ def parse_target(name: str) -> Target:
 
 
 def default_target() -> Target:
+    """`BBX_TARGET`, else what torch has (asked once per process; a call of a jit function asks
+    every time)."""
     override = os.environ.get("BBX_TARGET")
     if override:
-        return parse_target(override)
+        return _parsed(override)
+    return _from_torch()
+
+
+@cache
+def _parsed(name: str) -> Target:
+    return parse_target(name)
+
+
+@cache
+def _from_torch() -> Target:
     try:
         import torch
     except ImportError:

@@ -1,19 +1,25 @@
-"""Markers for DSL names that exist only inside transpiled code."""
+"""Markers for DSL names that exist only inside transpiled code (NVIDIA-only host names:
+`bbx.host_errors.NvidiaOnly`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from bbx.host_errors import HostApiError, user_frame
+
 
 class DeviceOnly:
     """Stands for a device-side DSL name (``cute.arch.thread_idx``, ...). Attribute access yields
-    further markers so module-level references work; calling one from host Python is an error."""
+    further markers so module-level references work (``ALIGN = cpasync.CopyG2SOp``); calling one
+    from host Python is an error located at the caller's line."""
 
     def __init__(self, qualname: str) -> None:
         self._qualname = qualname
 
     def __getattr__(self, name: str) -> DeviceOnly:
-        if name.startswith("__"):
+        # Private and bbx_* names are protocol probes (bbx_constexpr, bbx_arg_spec, ...): a
+        # marker has none of them.
+        if name.startswith("_") or name.startswith("bbx_"):
             raise AttributeError(name)
         return DeviceOnly(f"{self._qualname}.{name}")
 
@@ -21,10 +27,19 @@ class DeviceOnly:
         return self
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        raise RuntimeError(
-            f"bbx: {self._qualname} is part of the CuTe DSL that bbx transpiles; it cannot run "
-            "from host Python (use it inside a @cute.jit or @cute.kernel function)"
-        )
+        raise HostApiError(
+            f"'{self._qualname}' was called from host Python",
+            "it is part of the CuTe DSL that bbx transpiles; use it inside a @cute.jit or "
+            "@cute.kernel function",
+            "device-only-on-host", user_frame())
+
+    def __eq__(self, other: object) -> bool:
+        # `prims.ReductionKind.ADD` makes a new marker at each access; as Constexpr values
+        # (compared when a specialization is built) markers of one name are one value.
+        return isinstance(other, DeviceOnly) and other._qualname == self._qualname
+
+    def __hash__(self) -> int:
+        return hash(("bbx-device-only", self._qualname))
 
     def __repr__(self) -> str:
         return f"<bbx device-only {self._qualname}>"
@@ -34,7 +49,7 @@ def module_getattr(module_name: str) -> Any:
     """A module ``__getattr__`` serving `DeviceOnly` markers for unknown public names."""
 
     def __getattr__(name: str) -> DeviceOnly:
-        if name.startswith("__"):
+        if name.startswith("_"):
             raise AttributeError(f"module {module_name!r} has no attribute {name!r}")
         return DeviceOnly(f"{module_name}.{name}")
 

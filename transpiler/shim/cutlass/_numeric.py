@@ -1,26 +1,41 @@
-"""The DSL's numeric types on the host: classes with the DSL's class attributes whose
-constructor casts a Python number the way the device type would store it."""
+"""The DSL's numeric types on the host, derived from bbx's one-row-per-dtype table
+(`bbx.dsl.numeric`): a class per row with the DSL's class attributes (``width``, ``bytes``,
+``is_integer``, ``is_float``; ``signed``/``min``/``max`` for integers; ``inf``/``nan`` for
+floats; ``zero``), ``str(cutlass.Float16) == "Float16"``, and a constructor that stores a Python
+number the way the device type would (floats rounded through the torch dtype of the row,
+integers wrapped to their width).
+"""
 
 from __future__ import annotations
 
 import math
-import struct
 from typing import Any, ClassVar
 
+from bbx.dsl import numeric as table
 
-class Numeric:
+
+class NumericMeta(type):
+    """The metaclass: the DSL prints a numeric type by its name (``Float16``)."""
+
+    def __str__(cls) -> str:
+        return cls.__name__
+
+
+class Numeric(metaclass=NumericMeta):
     """Base of every numeric type. ``Float32(1.5).value == 1.5``."""
 
+    __module__ = "cutlass"
     width: ClassVar[int] = 0
+    bytes: ClassVar[int] = 0
     is_integer: ClassVar[bool] = False
     is_float: ClassVar[bool] = False
-    signed: ClassVar[bool] = True
-    bbx_dtype: ClassVar[str | None] = None
+    bbx_dtype: ClassVar[str | None] = None  # the specialization key's spelling (f32, i8, ...)
+    bbx_row: ClassVar[table.NumericType | None] = None
 
     def __init__(self, value: Any = 0) -> None:
         if isinstance(value, Numeric):
             value = value.value
-        self.value = self._cast(value)
+        self.value: Any = self._cast(value)
 
     @classmethod
     def _cast(cls, value: Any) -> Any:
@@ -53,8 +68,11 @@ class Numeric:
 
 
 class Integer(Numeric):
-    __module__ = "cutlass"
     is_integer = True
+    signed: ClassVar[bool] = True
+    min: ClassVar[int] = 0
+    max: ClassVar[int] = 0
+    zero: ClassVar[int] = 0
 
     @classmethod
     def _cast(cls, value: Any) -> int:
@@ -66,85 +84,67 @@ class Integer(Numeric):
         return bits
 
     def __index__(self) -> int:
-        return self.value
+        return int(self.value)
 
 
 class Float(Numeric):
-    __module__ = "cutlass"
     is_float = True
-    _pack: ClassVar[str] = "d"
+    zero: ClassVar[float] = 0.0
+    inf: ClassVar[float] = math.inf
+    nan: ClassVar[float] = math.nan
 
     @classmethod
     def _cast(cls, value: Any) -> float:
-        value = float(value)
-        try:
-            return struct.unpack(cls._pack, struct.pack(cls._pack, value))[0]
-        except OverflowError:
-            return math.copysign(math.inf, value)
+        import torch
+
+        assert cls.bbx_row is not None and cls.bbx_row.torch_name is not None
+        torch_dtype = getattr(torch, cls.bbx_row.torch_name)
+        return float(torch.tensor(float(value), dtype=torch.float64).to(torch_dtype).item())
 
 
 class Boolean(Integer):
-    __module__ = "cutlass"
-    width = 1
-    signed = False
-    bbx_dtype = "bool"
+    """The DSL's i1: like NVIDIA's, a 1-bit *signed* integer type (min -1, max 0)."""
 
     @classmethod
     def _cast(cls, value: Any) -> bool:  # type: ignore[override]
         return bool(value)
 
 
-def _int(name: str, width: int, signed: bool, dtype: str) -> type[Integer]:
-    return type(name, (Integer,), {"width": width, "signed": signed, "bbx_dtype": dtype,
-                                   "__module__": "cutlass"})
+def _numeric_class(row: table.NumericType) -> type[Numeric]:
+    base: type[Numeric] = Float if row.is_float else Boolean if row.kind == "bool" else Integer
+    attributes: dict[str, Any] = {
+        "__module__": "cutlass", "__qualname__": row.dsl_name, "width": row.width,
+        "bytes": row.size, "bbx_dtype": row.short, "bbx_row": row,
+    }
+    if row.kind == "bool":
+        attributes |= {"signed": True, "min": -1, "max": 0}
+    elif row.is_integer:
+        signed = row.kind == "int"
+        low = -(1 << (row.width - 1)) if signed else 0
+        high = (1 << (row.width - 1)) - 1 if signed else (1 << row.width) - 1
+        attributes |= {"signed": signed, "min": low, "max": high}
+    cls = NumericMeta(row.dsl_name, (base,), attributes)
+    assert issubclass(cls, Numeric)
+    return cls
 
 
-Int8 = _int("Int8", 8, True, "i8")
-Int16 = _int("Int16", 16, True, "i16")
-Int32 = _int("Int32", 32, True, "i32")
-Int64 = _int("Int64", 64, True, "i64")
-Uint8 = _int("Uint8", 8, False, "u8")
-Uint16 = _int("Uint16", 16, False, "u16")
-Uint32 = _int("Uint32", 32, False, "u32")
-Uint64 = _int("Uint64", 64, False, "u64")
+NUMERIC_TYPES: tuple[type[Numeric], ...] = tuple(_numeric_class(r) for r in table.NUMERIC_TYPES)
+BY_NAME: dict[str, type[Numeric]] = {t.__name__: t for t in NUMERIC_TYPES}
+BY_SHORT: dict[str, type[Numeric]] = {t.bbx_dtype: t for t in NUMERIC_TYPES if t.bbx_dtype}
 
 
-class Float64(Float):
-    __module__ = "cutlass"
-    width = 64
-    bbx_dtype = "f64"
+def dtype(dtype_: str) -> type[Numeric]:
+    """``cutlass.dtype("Float16")``: the numeric type of that name, e.g. for
+    ``argparse.add_argument("--ab_dtype", type=cutlass.dtype)``. Like the DSL, only type names
+    are accepted (not ``"f16"``/``"float16"``) and ``Boolean`` is not a data-type name."""
+    found = BY_NAME.get(dtype_) if isinstance(dtype_, str) else None
+    if found is None or found.bbx_row is None or found.bbx_row.kind == "bool":
+        known = ", ".join(t.__name__ for t in NUMERIC_TYPES if t.bbx_row and
+                          t.bbx_row.kind != "bool")
+        raise TypeError(f"can't interpret {dtype_} as data type (bbx knows: {known})")
+    return found
 
 
-class Float32(Float):
-    __module__ = "cutlass"
-    width = 32
-    bbx_dtype = "f32"
-    _pack = "f"
-
-
-class Float16(Float):
-    __module__ = "cutlass"
-    width = 16
-    bbx_dtype = "f16"
-    _pack = "e"
-
-
-class BFloat16(Float):
-    __module__ = "cutlass"
-    width = 16
-    bbx_dtype = "bf16"
-
-    @classmethod
-    def _cast(cls, value: Any) -> float:
-        f32 = Float32._cast(value)
-        if math.isnan(f32):
-            return f32
-        bits = struct.unpack("<I", struct.pack("<f", f32))[0]
-        bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000  # round to nearest even
-        return struct.unpack("<f", struct.pack("<I", bits))[0]
-
-
-NUMERIC_TYPES: tuple[type[Numeric], ...] = (
-    Boolean, Int8, Int16, Int32, Int64, Uint8, Uint16, Uint32, Uint64,
-    Float16, BFloat16, Float32, Float64,
-)
+def by_short(name: str) -> type[Numeric]:
+    """The numeric type of a specialization-key dtype name (``f32`` -> ``Float32``)."""
+    return BY_SHORT[name]

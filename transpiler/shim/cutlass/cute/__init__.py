@@ -1,101 +1,89 @@
-"""``cutlass.cute`` on the host: annotation classes, the jit/kernel decorators, ``compile``.
+"""``cutlass.cute`` on the host: annotation classes, the jit/kernel decorators, ``compile`` and
+its options, symbolic integers.
 
 Device-side functions (``cute.make_layout``, ``cute.arch.*``, ...) live only in transpiled code;
-here they are markers that raise if called from host Python.
+here they are markers that raise, naming the caller's line, if called from host Python.
 """
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable
 from typing import Any
 
 from bbx.runtime.jit import CompiledFunction, JitFunction, KernelFunction, compile_callable
 
+from .. import _numeric
 from .._markers import DeviceOnly, module_getattr
-from .._numeric import (  # noqa: F401 - the DSL re-exports its numeric types here
-    BFloat16,
-    Boolean,
-    Float16,
-    Float32,
-    Float64,
-    Int8,
-    Int16,
-    Int32,
-    Int64,
-    Numeric,
-    Uint8,
-    Uint16,
-    Uint32,
-    Uint64,
-)
+from ..base_dsl.enums import AddressSpace
 from . import nvgpu, runtime, testing, typing  # noqa: F401
+from ._compile_options import (  # noqa: F401 - the DSL's option classes
+    OPTION_CLASSES,
+    CompileOption,
+    DeviceTarget,
+    DisableCuteExtCompile,
+    DumpDir,
+    EnableAssertions,
+    EnableTVMFFI,
+    FrontendNext,
+    GenerateLineInfo,
+    GPUArch,
+    KeepCUBIN,
+    KeepPTX,
+    KeepSASS,
+    LinkLibraries,
+    NvdisasmOptions,
+    OptLevel,
+    PtxasOptions,
+    RemarkFilter,
+    RemarkOutput,
+    parse_options,
+)
+from ._symbolic import SymInt, sym_int, sym_int32, sym_int64  # noqa: F401
+from .typing import (  # noqa: F401 - annotation classes
+    Array,
+    ComposedLayout,
+    Coord,
+    CopyAtom,
+    IntTuple,
+    Layout,
+    MmaAtom,
+    Pointer,
+    Shape,
+    Stride,
+    Tensor,
+    Tile,
+    TiledCopy,
+    TiledMma,
+    Tiler,
+    XTuple,
+)
+
+Numeric, Integer, Float = _numeric.Numeric, _numeric.Integer, _numeric.Float
+globals().update(_numeric.BY_NAME)  # the DSL re-exports its numeric types here
+
+__all__ = [
+    "AddressSpace", "compile", "jit", "kernel", "struct", "SymInt", "sym_int", "sym_int32",
+    "sym_int64", "Numeric", "Integer", "Float", *_numeric.BY_NAME,
+    *(cls.__name__ for cls in OPTION_CLASSES),
+]
 
 
-class _Annotation:
-    """Base of the annotation-only classes: usable in signatures, never constructed on host."""
+class _NamePrefix:
+    """``fn.set_name_prefix(prefix)``: the DSL's host call naming generated kernels; bbx keeps
+    the prefix (its kernel names come from the Python names)."""
 
-    def __class_getitem__(cls, item: Any) -> type:
-        return cls
+    name_prefix: str | None = None
 
-
-class Tensor(_Annotation):
-    pass
-
-
-class Layout(_Annotation):
-    pass
+    def set_name_prefix(self, prefix: str) -> None:
+        self.name_prefix = str(prefix)
 
 
-class ComposedLayout(_Annotation):
-    pass
+class HostJitFunction(_NamePrefix, JitFunction):
+    """What ``@cute.jit`` leaves in the user's module."""
 
 
-class Shape(_Annotation):
-    pass
-
-
-class Stride(_Annotation):
-    pass
-
-
-class Coord(_Annotation):
-    pass
-
-
-class IntTuple(_Annotation):
-    pass
-
-
-class Tile(_Annotation):
-    pass
-
-
-class TiledCopy(_Annotation):
-    pass
-
-
-class TiledMma(_Annotation):
-    pass
-
-
-class CopyAtom(_Annotation):
-    pass
-
-
-class MmaAtom(_Annotation):
-    pass
-
-
-class Pointer(_Annotation):
-    pass
-
-
-class AddressSpace(enum.Enum):
-    generic = 0
-    gmem = 1
-    smem = 3
-    rmem = 5
+class HostKernelFunction(_NamePrefix, KernelFunction):
+    """What ``@cute.kernel`` leaves in the user's module."""
 
 
 def _decorator(kind: type[JitFunction] | type[KernelFunction], fn: Any,
@@ -107,17 +95,17 @@ def _decorator(kind: type[JitFunction] | type[KernelFunction], fn: Any,
 
 def jit(fn: Callable[..., Any] | None = None, **options: Any) -> Any:
     """``@cute.jit`` / ``@cute.jit(...)``: a host function (or method) that bbx transpiles."""
-    return _decorator(JitFunction, fn, options)
+    return _decorator(HostJitFunction, fn, options)
 
 
 def kernel(fn: Callable[..., Any] | None = None, **options: Any) -> Any:
     """``@cute.kernel`` / ``@cute.kernel(...)``: a device kernel, launched from jit code."""
-    return _decorator(KernelFunction, fn, options)
+    return _decorator(HostKernelFunction, fn, options)
 
 
 class _Compile:
-    """``cute.compile(fn, *args, options=...)``; ``cute.compile[opts](fn, ...)`` also works.
-    Options are accepted and ignored with a warning."""
+    """``cute.compile(fn, *args, options=...)`` and ``cute.compile[opts](fn, ...)``; the options
+    are parsed and checked as `._compile_options` documents."""
 
     def __init__(self, options: tuple[Any, ...] = ()) -> None:
         self._options = options
@@ -127,8 +115,8 @@ class _Compile:
         return _Compile(self._options + extra)
 
     def __call__(self, fn: Any, *args: Any, options: Any = None, **kwargs: Any) -> CompiledFunction:
-        requested = [o for o in (*self._options, options) if o]
-        return compile_callable(fn, args, kwargs, options=requested or None)
+        parse_options((*self._options, options))
+        return compile_callable(fn, args, kwargs)
 
 
 compile = _Compile()  # noqa: A001 - the DSL's name

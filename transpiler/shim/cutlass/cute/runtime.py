@@ -1,61 +1,202 @@
-"""``cutlass.cute.runtime``: converting host data into jit-function arguments.
+"""``cutlass.cute.runtime``: host data as jit-function arguments.
 
-Which layout facts are static follows the DSL; the rules are documented in
-``bbx.runtime.dlpack_tensor``.
+* ``from_dlpack(t, assumed_align=None, use_32bit_stride=False, *, enable_tvm_ffi=False,
+  force_tf32=False)``: a tensor argument; which layout facts are static follows the DSL (rules
+  in ``bbx.runtime.dlpack_tensor``). ``enable_tvm_ffi`` changes only how NVIDIA's runtime calls
+  the kernel (bbx's compiled functions take tensors directly either way); ``force_tf32`` asks
+  for NVIDIA's TF32 element type, which bbx does not have (an error naming the line).
+* ``make_ptr(dtype, value, mem_space=generic, assumed_align=None)``, ``nullptr(...)``: pointers.
+* ``make_fake_compact_tensor`` / ``make_fake_tensor`` / ``make_fake_stream``: argument
+  descriptions for ``cute.compile`` without data (``SymInt`` extents and strides are dynamic).
 """
 
 from __future__ import annotations
 
+import ctypes
 from typing import Any
 
+from bbx.host_errors import HostApiError, NvidiaOnly
+from bbx.runtime.argspec import Dim, Dyn, StreamSpec, TensorSpec
 from bbx.runtime.dlpack_tensor import DLPackTensor, RawPointer
 
+from .. import _numeric
 from .._markers import module_getattr
-from .._numeric import NUMERIC_TYPES, Numeric
+from ..base_dsl.enums import AddressSpace
+from ._symbolic import SymInt
 
-__all__ = ["from_dlpack", "make_ptr"]
-
-
-def _numeric_type(name: str) -> type[Numeric]:
-    return next(t for t in NUMERIC_TYPES if t.bbx_dtype == name)
+__all__ = ["from_dlpack", "make_fake_compact_tensor", "make_fake_stream", "make_fake_tensor",
+           "make_ptr", "nullptr"]
 
 
 class _Tensor(DLPackTensor):
+    """A ``from_dlpack`` tensor with the DSL's ``element_type``."""
+
     @property
-    def element_type(self) -> type[Numeric]:
-        return _numeric_type(self.bbx_arg_spec().dtype)
+    def element_type(self) -> type[_numeric.Numeric]:
+        return _numeric.by_short(self.bbx_arg_spec().dtype)
 
+    @element_type.setter
+    def element_type(self, numeric: Any) -> None:
+        if numeric is not self.element_type:
+            raise HostApiError(
+                f"setting element_type to {numeric} on a {self.element_type} tensor",
+                "bbx passes tensors with their own element type; convert the data with torch "
+                "first", "host-api")
 
-class _Pointer(RawPointer):
     @property
-    def value_type(self) -> type[Numeric]:
-        return _numeric_type(self.dtype.name)
-
-    dtype_type = value_type
+    def dtype(self) -> type[_numeric.Numeric]:
+        return self.element_type
 
 
-def from_dlpack(tensor: Any, assumed_align: int | None = None, use_32bit_stride: bool = False,
-                **options: Any) -> _Tensor:
+def from_dlpack(tensor_dlpack: object, assumed_align: int | None = None,
+                use_32bit_stride: bool = False, *, enable_tvm_ffi: bool = False,
+                force_tf32: bool = False) -> _Tensor:
     """A tensor argument with a fully static layout; see ``mark_layout_dynamic`` and
     ``mark_compact_shape_dynamic`` to make parts of it dynamic."""
+    if force_tf32:
+        raise HostApiError("from_dlpack(..., force_tf32=True)",
+                           "TF32 is an NVIDIA tensor-core element type that bbx does not have; "
+                           "pass the float32 tensor as it is", "nvidia-only-host")
+    tensor: Any = tensor_dlpack
     if isinstance(tensor, DLPackTensor):
         tensor = tensor.bbx_torch_tensor
     elif not hasattr(tensor, "data_ptr"):
         import torch
 
         tensor = torch.from_dlpack(tensor)
-    return _Tensor(tensor, assumed_align=assumed_align, use_32bit_stride=use_32bit_stride,
-                   **options)
+    return _Tensor(tensor, assumed_align=assumed_align, use_32bit_stride=use_32bit_stride)
 
 
-def make_ptr(dtype: type[Numeric], value: Any, mem_space: Any = None,
-             assumed_align: int | None = None) -> _Pointer:
-    """A raw pointer argument (``value``: an integer address or an object with ``data_ptr``)."""
-    address = value.data_ptr() if hasattr(value, "data_ptr") else int(value)
+class _Pointer(RawPointer):
+    @property
+    def value_type(self) -> type[_numeric.Numeric]:
+        return _numeric.by_short(self.dtype.name)
+
+    dtype_type = value_type
+
+    @property
+    def memspace(self) -> Any:
+        return self.mem_space
+
+
+def _numeric_name(dtype: Any, what: str) -> str:
     name = getattr(dtype, "bbx_dtype", None)
     if not isinstance(name, str):
-        raise TypeError(f"bbx: make_ptr needs a cutlass numeric type, got {dtype!r}")
-    return _Pointer(name, address, mem_space, assumed_align)
+        raise TypeError(f"bbx: {what} needs a cutlass numeric type bbx supports, got {dtype!r}")
+    return name
+
+
+def _address(value: Any) -> int:
+    if hasattr(value, "data_ptr"):
+        return int(value.data_ptr())
+    if isinstance(value, ctypes._Pointer):  # type: ignore[attr-defined]
+        return int(ctypes.cast(value, ctypes.c_void_p).value or 0)
+    if isinstance(value, ctypes.c_void_p):
+        return int(value.value or 0)
+    return int(value)
+
+
+def make_ptr(dtype: type[_numeric.Numeric], value: Any,
+             mem_space: AddressSpace = AddressSpace.generic,
+             assumed_align: int | None = None) -> _Pointer:
+    """A raw pointer argument (``value``: an integer address, a ctypes pointer, or an object
+    with ``data_ptr()``)."""
+    return _Pointer(_numeric_name(dtype, "make_ptr"), _address(value), mem_space, assumed_align)
+
+
+def nullptr(dtype: type[_numeric.Numeric], mem_space: AddressSpace = AddressSpace.generic,
+            assumed_align: int | None = None) -> _Pointer:
+    return _Pointer(_numeric_name(dtype, "nullptr"), 0, mem_space, assumed_align)
+
+
+def _dim(value: Any, what: str) -> Dim:
+    if isinstance(value, SymInt):
+        return Dyn(value.divisibility)
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    raise TypeError(f"bbx: {what} entries must be non-negative ints or cute.sym_int(...), got "
+                    f"{value!r}")
+
+
+class _FakeTensor:
+    """A tensor argument without data, for ``cute.compile``: dtype, layout, alignment."""
+
+    def __init__(self, dtype: type[_numeric.Numeric], shape: tuple[Any, ...],
+                 stride: tuple[Any, ...], memspace: AddressSpace, assumed_align: int | None,
+                 use_32bit_stride: bool = False) -> None:
+        if len(shape) != len(stride):
+            raise ValueError(f"bbx: shape {shape} and stride {stride} differ in rank")
+        self.element_type = dtype
+        self.shape, self.stride = tuple(shape), tuple(stride)
+        self.memspace = memspace
+        self.use_32bit_stride = use_32bit_stride
+        name = _numeric_name(dtype, "a fake tensor")
+        self._spec = TensorSpec(name, tuple(_dim(d, "shape") for d in shape),
+                                tuple(_dim(s, "stride") for s in stride),
+                                assumed_align if assumed_align is not None else max(1, dtype.bytes))
+
+    def bbx_arg_spec(self) -> TensorSpec:
+        return self._spec
+
+    def __str__(self) -> str:
+        return f"FakeTensor<{self.element_type}, {self._spec}>"
+
+    __repr__ = __str__
+
+
+def make_fake_compact_tensor(dtype: type[_numeric.Numeric], shape: tuple[Any, ...], *,
+                             stride_order: tuple[int, ...] | None = None,
+                             memspace: AddressSpace = AddressSpace.gmem,
+                             assumed_align: int | None = None,
+                             use_32bit_stride: bool = False) -> _FakeTensor:
+    """A fake tensor with compact strides; ``stride_order[i]`` is the rank of mode ``i`` from the
+    innermost (0, stride 1) outwards; default ``(0, 1, ..., n-1)`` (left-most mode innermost)."""
+    order = tuple(range(len(shape))) if stride_order is None else tuple(stride_order)
+    if len(order) != len(shape) or sorted(order) != list(range(len(shape))):
+        raise ValueError(f"bbx: stride_order {stride_order} must be a permutation of "
+                         f"0..{len(shape) - 1} (shape {shape})")
+    stride: list[Any] = [0] * len(shape)
+    product: Any = 1
+    for rank in range(len(order)):
+        mode = order.index(rank)
+        stride[mode] = product
+        product = product * shape[mode]
+    width = 32 if use_32bit_stride else 64
+    stride = [SymInt(width, divisibility=s.divisibility) if isinstance(s, SymInt) else s
+              for s in stride]
+    return _FakeTensor(dtype, tuple(shape), tuple(stride), memspace, assumed_align,
+                       use_32bit_stride)
+
+
+def make_fake_tensor(dtype: type[_numeric.Numeric], shape: tuple[Any, ...],
+                     stride: tuple[Any, ...], *, memspace: AddressSpace = AddressSpace.gmem,
+                     assumed_align: int | None = None) -> _FakeTensor:
+    return _FakeTensor(dtype, tuple(shape), tuple(stride), memspace, assumed_align)
+
+
+class _FakeStream:
+    """A stream argument without a stream, for ``cute.compile``."""
+
+    cuda_stream = 0
+
+    def __init__(self, use_tvm_ffi_env_stream: bool = False) -> None:
+        self.use_tvm_ffi_env_stream = use_tvm_ffi_env_stream
+
+    def bbx_arg_spec(self) -> StreamSpec:
+        return StreamSpec()
+
+    def __repr__(self) -> str:
+        return "FakeStream()"
+
+
+def make_fake_stream(*, use_tvm_ffi_env_stream: bool = False) -> _FakeStream:
+    return _FakeStream(use_tvm_ffi_env_stream)
+
+
+_EXPORTED = ("it loads binaries exported by NVIDIA's compiler (cubin / TVM-FFI modules); bbx "
+             "builds from the Python source (`bbx build` makes a self-contained bundle)")
+load_module = NvidiaOnly("cutlass.cute.runtime.load_module", _EXPORTED)
+find_runtime_libraries = NvidiaOnly("cutlass.cute.runtime.find_runtime_libraries", _EXPORTED)
 
 
 __getattr__ = module_getattr(__name__)

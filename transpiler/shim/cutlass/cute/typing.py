@@ -1,30 +1,92 @@
-"""``cutlass.cute.typing``: the numeric and annotation types under their typing-module names."""
+"""``cutlass.cute.typing``: the annotation classes and the numeric types.
+
+The annotation classes mark parameters of jit functions (``x: cute.Tensor``); on the host they
+are never constructed. Numeric types come from bbx's dtype table (see ``.._numeric``).
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
+from .. import _numeric
 from .._markers import module_getattr
-from .._numeric import (  # noqa: F401
-    BFloat16,
-    Boolean,
-    Float16,
-    Float32,
-    Float64,
-    Int8,
-    Int16,
-    Int32,
-    Int64,
-    Numeric,
-    Uint8,
-    Uint16,
-    Uint32,
-    Uint64,
-)
+from ..base_dsl.enums import AddressSpace  # noqa: F401
+from ._symbolic import SymInt  # noqa: F401
 
 
-def __getattr__(name: str) -> object:
-    from .. import cute
+class _Annotation:
+    """Base of the annotation-only classes: usable in signatures (also subscripted,
+    ``cute.Tensor[...]``), never constructed on the host."""
 
-    if name in ("Tensor", "Layout", "Shape", "Coord", "Tile", "Pointer", "AddressSpace",
-                "IntTuple", "Stride", "ComposedLayout"):
-        return getattr(cute, name)
-    return module_getattr(__name__)(name)
+    def __class_getitem__(cls, item: Any) -> type:
+        return cls
+
+
+class Tensor(_Annotation):
+    pass
+
+
+class Layout(_Annotation):
+    pass
+
+
+class ComposedLayout(_Annotation):
+    pass
+
+
+class Shape(_Annotation):
+    pass
+
+
+class Stride(_Annotation):
+    pass
+
+
+class Coord(_Annotation):
+    pass
+
+
+class IntTuple(_Annotation):
+    pass
+
+
+class Tile(_Annotation):
+    pass
+
+
+class Tiler(_Annotation):
+    pass
+
+
+class XTuple(_Annotation):
+    pass
+
+
+class TiledCopy(_Annotation):
+    pass
+
+
+class TiledMma(_Annotation):
+    pass
+
+
+class CopyAtom(_Annotation):
+    pass
+
+
+class MmaAtom(_Annotation):
+    pass
+
+
+class Pointer(_Annotation):
+    pass
+
+
+class Array(_Annotation):
+    pass
+
+
+Numeric, Integer, Float = _numeric.Numeric, _numeric.Integer, _numeric.Float
+globals().update(_numeric.BY_NAME)
+
+__getattr__ = module_getattr(__name__)

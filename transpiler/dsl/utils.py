@@ -1,0 +1,76 @@
+"""`cutlass.utils`: the shared-memory allocator and `LayoutEnum` (row- or column-major, a
+compile-time fact of a tensor's strides; C++: bbx/tensor/layout_enum.hpp)."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ..analysis import kinds as k
+from ..analysis.kinds import Cat, Kind
+from ..analysis.value import Val
+from ..cxx import ast as c
+from .builder import fn, method
+from .control import ANNOTATION
+from .entry import Custom, CustomMethod, Marker, OpClass, assemble, params
+from .lowerer import Lowerer
+from .registry import Registry
+
+
+def register(r: Registry) -> None:
+    r.add("cutlass.utils.SmemAllocator", OpClass(
+        "SmemAllocator", result=Kind(Cat.SMEM_ALLOCATOR),
+        example="smem2 = cutlass.utils.SmemAllocator()"))
+    a = Cat.SMEM_ALLOCATOR
+    r.add_member(a, "allocate_tensor", method(
+        "allocate_tensor", "element_type:type_c layout:any byte_alignment:any swizzle:ignored",
+        k.TENSOR, 2,
+        example="s = smem.allocate_tensor(cutlass.Float32, cute.make_layout((4, 8)), 16)"))
+    r.add_member(a, "allocate_array", method(
+        "allocate_array", "element_type:type_c num_elems:any byte_alignment:any", k.VALUE, 1,
+        example="p = smem.allocate_array(cutlass.Float32, 16)"))
+    r.add_member(a, "allocate", CustomMethod(_allocate, example="p = smem.allocate(64, 16)"))
+    register_layout_enum(r)
+
+
+_STATIC = Kind(Cat.STATIC)
+#: LayoutEnum's methods: each a static bool of the enum's value.
+LAYOUT_ENUM_METHODS = ("is_k_major_a", "is_m_major_a", "is_n_major_b", "is_k_major_b",
+                       "is_n_major_c", "is_m_major_c")  # fmt: skip
+
+
+def _layout_enum(member: str) -> Custom:
+    def value(lw: Lowerer, node: cst.BaseExpression, name: str) -> Val:
+        t = c.Type("layout_enum_c", (c.Lit(f"LayoutEnum::{member}"),))
+        return Val(_STATIC, c.Construct(t), node=node)
+
+    return Custom(value=value, example=f"e = cutlass.utils.LayoutEnum.{member}")
+
+
+def register_layout_enum(r: Registry) -> None:
+    u = "cutlass.utils.LayoutEnum"
+    r.add(u, Marker(
+        f"{ANNOTATION} or as `LayoutEnum.ROW_MAJOR` / `.COL_MAJOR` / `.from_tensor(t)`",
+        example="e: cutlass.utils.LayoutEnum = cutlass.utils.LayoutEnum.ROW_MAJOR"))
+    for member in ("ROW_MAJOR", "COL_MAJOR"):
+        r.add(f"{u}.{member}", _layout_enum(member))
+    r.add(f"{u}.from_tensor", fn(
+        "layout_enum_from_tensor", "tensor:any", _STATIC,
+        example="e = cutlass.utils.LayoutEnum.from_tensor(mA)\n"
+        "b = cutlass.const_expr(e == cutlass.utils.LayoutEnum.ROW_MAJOR)"))
+    for name in LAYOUT_ENUM_METHODS:
+        r.add_member((Cat.STATIC, Cat.VALUE), name, method(
+            name, "", _STATIC,
+            example=f"b = cutlass.utils.LayoutEnum.from_tensor(mA).{name}()"))
+
+
+def _allocate(lw: Lowerer, node: cst.Call, receiver: Val, obj: c.Expr, name: str) -> Val:
+    """`smem.allocate(bytes, align)`, or `smem.allocate(Struct)`: the struct in shared memory
+    (bbx::struct_ref, fields through `->`)."""
+    parts = assemble(
+        lw, node, "allocate", params("size_in_bytes:any byte_alignment:any"), 1, "'allocate'"
+    )
+    call = c.Call(c.Member(obj, "allocate"), tuple(parts.args))
+    first = parts.first_kind
+    if first is not None and first.cat in (Cat.TYPE, Cat.CONSTEXPR):
+        return Val(Kind(Cat.STRUCT_REF), call, node=node)
+    return Val(k.VALUE, call, node=node)

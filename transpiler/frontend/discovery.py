@@ -1,0 +1,270 @@
+"""Discovery: the `@cute.kernel` / `@cute.jit` functions of a module, their classes and the
+pure-Python context (module constants, `__init__` config on `self`, undecorated helpers)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from .imports import NameResolver
+
+KERNEL = "cutlass.cute.kernel"
+JIT = "cutlass.cute.jit"
+STRUCT = "cutlass.cute.struct"
+
+
+@dataclass
+class DslFunction:
+    node: cst.FunctionDef
+    decorator: str  # "kernel", "jit", or "plain" (undecorated, translated where DSL code calls it)
+    cls: DslClass | None = None
+
+    @property
+    def name(self) -> str:
+        return self.node.name.value
+
+    @property
+    def cxx_name(self) -> str:
+        if self.cls is None:
+            return self.name
+        method = "call" if self.name == "__call__" else self.name.strip("_")
+        return f"{self.cls.name}_{method}"
+
+    @property
+    def is_kernel(self) -> bool:
+        return self.decorator == "kernel"
+
+    @property
+    def self_is_value(self) -> bool:
+        """A method of a record class: `self` is the record, a value like any argument (the
+        configuration `self` of a kernel class is read through Meta instead)."""
+        return self.cls is not None and self.cls.record_fields is not None
+
+
+@dataclass
+class DslClass:
+    node: cst.ClassDef
+    methods: dict[str, DslFunction] = field(default_factory=dict)
+    #: `self.x = <expr>` in `__init__` (last assignment wins).
+    init_attrs: dict[str, cst.BaseExpression] = field(default_factory=dict)
+    #: `__init__` parameters: name -> (annotation, default).
+    init_params: dict[str, cst.Param] = field(default_factory=dict)
+    #: undecorated methods other than `__init__` (pure-Python helpers).
+    plain_methods: set[str] = field(default_factory=set)
+    #: the same as functions, translated where DSL code calls them with run-time values.
+    plain_defs: dict[str, DslFunction] = field(default_factory=dict)
+    #: a record class (a dataclass or NamedTuple): its fields in order, with their defaults.
+    record_fields: list[tuple[str, cst.BaseExpression | None]] | None = None
+    #: `self.x = S` in a @cute.jit method, S a `@cute.struct` class defined in that method:
+    #: attribute -> S (kernels of the class see S through `self.x`).
+    struct_attrs: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return self.node.name.value
+
+
+@dataclass
+class ModuleInfo:
+    functions: list[DslFunction] = field(default_factory=list)
+    classes: list[DslClass] = field(default_factory=list)
+    #: module-level `NAME = <literal>` constants.
+    constants: dict[str, cst.BaseExpression] = field(default_factory=dict)
+    #: undecorated module-level functions (pure-Python helpers).
+    plain_functions: dict[str, cst.FunctionDef] = field(default_factory=dict)
+    #: module-level `@cute.struct` classes, in source order.
+    structs: dict[str, cst.ClassDef] = field(default_factory=dict)
+    #: undecorated module-level functions as translatable functions (decorator "plain").
+    plain_dsl: dict[str, DslFunction] = field(default_factory=dict)
+    #: record classes (dataclasses, NamedTuples) by name, in source order.
+    records: dict[str, DslClass] = field(default_factory=dict)
+
+    def free_function(self, name: str) -> DslFunction | None:
+        for f in self.functions:
+            if f.cls is None and f.name == name:
+                return f
+        return None
+
+
+def _decorator_kind(func: cst.FunctionDef, names: NameResolver) -> str | None:
+    for dec in func.decorators:
+        target = dec.decorator.func if isinstance(dec.decorator, cst.Call) else dec.decorator
+        resolved = names.resolve(target)
+        if resolved == KERNEL:
+            return "kernel"
+        if resolved == JIT:
+            return "jit"
+    return None
+
+
+def is_struct_class(node: cst.ClassDef, names: NameResolver) -> bool:
+    """A `@cute.struct` class."""
+    return any(names.resolve(d.decorator) == STRUCT for d in node.decorators)
+
+
+def _struct_attrs(method: cst.FunctionDef, cls: DslClass, names: NameResolver) -> None:
+    params = method.params.params
+    self_name = params[0].name.value if params else "self"
+    structs: set[str] = set()
+    for node in _walk_statements(method.body, classes=True):
+        if isinstance(node, cst.ClassDef) and is_struct_class(node, names):
+            structs.add(node.name.value)
+        elif (
+            isinstance(node, cst.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0].target, cst.Attribute)
+            and isinstance(node.targets[0].target.value, cst.Name)
+            and node.targets[0].target.value.value == self_name
+            and isinstance(node.value, cst.Name)
+            and node.value.value in structs
+        ):
+            cls.struct_attrs[node.targets[0].target.attr.value] = node.value.value
+
+
+RECORD_DECORATORS = frozenset({"dataclasses.dataclass"})
+RECORD_BASES = frozenset({"typing.NamedTuple"})
+
+
+def _record_fields(
+    node: cst.ClassDef, names: NameResolver
+) -> list[tuple[str, cst.BaseExpression | None]] | None:
+    """The fields of a dataclass or NamedTuple (class-level annotated names), else None."""
+    decorated = any(
+        names.imported(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator)
+        in RECORD_DECORATORS
+        for d in node.decorators
+    )
+    based = any(names.imported(b.value) in RECORD_BASES for b in node.bases)
+    if not (decorated or based):
+        return None
+    fields: list[tuple[str, cst.BaseExpression | None]] = []
+    body = node.body.body if isinstance(node.body, cst.IndentedBlock) else []
+    for stmt in body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                    fields.append((small.target.value, small.value))
+    return fields
+
+
+def _assignment(
+    small: cst.BaseSmallStatement,
+) -> tuple[str | None, cst.BaseExpression | None]:
+    """`NAME = value` or `NAME: T = value` at module level."""
+    if (
+        isinstance(small, cst.Assign)
+        and len(small.targets) == 1
+        and isinstance(small.targets[0].target, cst.Name)
+    ):
+        return small.targets[0].target.value, small.value
+    if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+        return small.target.value, small.value
+    return None, None
+
+
+def _is_constant(node: cst.BaseExpression, info: ModuleInfo) -> bool:
+    """A literal, or arithmetic on literals and constants defined before it (folded where it
+    is used): `_THREADS = 4 * _WARP_SIZE`."""
+    if _is_literal(node):
+        return True
+    if isinstance(node, cst.Name):
+        return node.value in info.constants
+    if isinstance(node, cst.BinaryOperation):
+        return _is_constant(node.left, info) and _is_constant(node.right, info)
+    if isinstance(node, cst.UnaryOperation):
+        return _is_constant(node.expression, info)
+    return False
+
+
+def _is_literal(node: cst.BaseExpression) -> bool:
+    if isinstance(node, (cst.Integer, cst.Float, cst.SimpleString)):
+        return True
+    if isinstance(node, cst.Name) and node.value in ("True", "False", "None"):
+        return True
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        return _is_literal(node.expression)
+    if isinstance(node, cst.Tuple):
+        return all(_is_literal(e.value) for e in node.elements)
+    return False
+
+
+def _init_attrs(init: cst.FunctionDef, cls: DslClass) -> None:
+    for p in init.params.params:
+        cls.init_params[p.name.value] = p
+    for node in _walk_statements(init.body):
+        if not isinstance(node, (cst.Assign, cst.AnnAssign)):
+            continue
+        targets = (
+            [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+        )
+        for target in targets:
+            if (
+                isinstance(target, cst.Attribute)
+                and isinstance(target.value, cst.Name)
+                and target.value.value == "self"
+                and node.value is not None
+            ):
+                cls.init_attrs[target.attr.value] = node.value
+
+
+def _walk_statements(block: cst.BaseSuite, classes: bool = False) -> list[cst.CSTNode]:
+    """The simple statements of a block and its nested if/for/while blocks, in order (and the
+    class definitions, with `classes`)."""
+    out: list[cst.CSTNode] = []
+    body = block.body if isinstance(block, cst.IndentedBlock) else [block]
+    for stmt in body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            out.extend(stmt.body)
+        elif isinstance(stmt, cst.SimpleStatementSuite):
+            out.extend(stmt.body)
+        elif isinstance(stmt, cst.ClassDef) and classes:
+            out.append(stmt)
+        elif isinstance(stmt, (cst.If, cst.For, cst.While)):
+            out.extend(_walk_statements(stmt.body, classes))
+            if isinstance(stmt, cst.If) and stmt.orelse is not None:
+                out.extend(_walk_statements(stmt.orelse.body, classes))
+    return out
+
+
+def discover(module: cst.Module, names: NameResolver) -> ModuleInfo:
+    info = ModuleInfo()
+    for stmt in module.body:
+        if isinstance(stmt, cst.FunctionDef):
+            kind = _decorator_kind(stmt, names)
+            if kind:
+                info.functions.append(DslFunction(stmt, kind))
+            else:
+                info.plain_functions[stmt.name.value] = stmt
+                info.plain_dsl[stmt.name.value] = DslFunction(stmt, "plain")
+        elif isinstance(stmt, cst.ClassDef) and is_struct_class(stmt, names):
+            info.structs[stmt.name.value] = stmt
+        elif isinstance(stmt, cst.ClassDef):
+            cls = DslClass(stmt)
+            cls.record_fields = _record_fields(stmt, names)
+            body = stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else []
+            for member in body:
+                if not isinstance(member, cst.FunctionDef):
+                    continue
+                kind = _decorator_kind(member, names)
+                if kind:
+                    fn = DslFunction(member, kind, cls)
+                    cls.methods[member.name.value] = fn
+                    info.functions.append(fn)
+                    if kind == "jit":
+                        _struct_attrs(member, cls, names)
+                elif member.name.value == "__init__":
+                    _init_attrs(member, cls)
+                else:
+                    cls.plain_methods.add(member.name.value)
+                    cls.plain_defs[member.name.value] = DslFunction(member, "plain", cls)
+            if cls.methods:
+                info.classes.append(cls)
+            if cls.record_fields is not None:
+                info.records[cls.name] = cls
+        elif isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                target, value = _assignment(small)
+                if target is not None and value is not None and _is_constant(value, info):
+                    info.constants[target] = value
+    return info

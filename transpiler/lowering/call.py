@@ -1,0 +1,481 @@
+"""Lowering of calls: DSL functions (via `bbx.dsl`), numeric casts, methods of DSL objects,
+`@cute.jit` helpers and Constexpr callables."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ..analysis import kinds as k
+from ..analysis.kinds import Cat, Kind
+from ..analysis.scope import INLINED, STATIC_LOOP, Var
+from ..analysis.value import PyFunction, Val
+from ..cxx import ast as c
+from ..cxx.printer import functor_text
+from ..dsl import REGISTRY, numeric_type
+from ..dsl.roles import Role
+from ..frontend.cross_module import ExternalHelper
+from ..frontend.discovery import DslFunction
+from ..frontend.walk import walk
+from .expr import ExprLowerer
+from .names import cxx_name
+from .records import construct
+from .sequences import SEQUENCE_BUILTINS, comprehension, sequence_builtin
+
+
+class CallLowerer(ExprLowerer):
+    """The expression lowering, calls included: `ExprLowerer` plus this module's calls of DSL
+    functions (through the registry), methods of DSL objects, `@cute.jit` helpers and Constexpr
+    callables."""
+
+    def lower_call(self, node: cst.Call) -> Val:
+        return lower_call(self, node)
+
+    def materialize(
+        self, val: Val, static: bool, node: cst.CSTNode | None = None, role: Role | None = None
+    ) -> c.Expr:
+        if val.function is not None and val.expr is None:
+            return function_value(self, val)
+        return super().materialize(val, static, node, role)
+
+    def visit_ListComp(self, node: cst.ListComp, role: Role | None) -> Val:
+        return comprehension(self, node)
+
+    def visit_GeneratorExp(self, node: cst.GeneratorExp, role: Role | None) -> Val:
+        return comprehension(self, node)
+
+
+def lower_call(lw: ExprLowerer, node: cst.Call) -> Val:
+    fc = lw.fc
+    func = node.func
+    resolved = lw.mod.names.resolve(func)
+    if resolved is not None:
+        return _dsl_call(lw, node, resolved)
+    imported = lw.mod.names.imported(func)
+    if imported == "functools.partial":
+        return partial_function(lw, node)
+    if imported == "types.SimpleNamespace":
+        return namespace(lw, node)
+    if isinstance(func, cst.Attribute):
+        if (
+            isinstance(func.value, cst.Name)
+            and func.value.value == fc.self_name
+            and fc.fn.cls is not None
+        ):
+            name = func.attr.value
+            if name in fc.fn.cls.methods:
+                return helper_call(lw, node, fc.fn.cls.methods[name])
+            if name in fc.fn.cls.plain_defs:
+                # An undecorated method called with DSL values: traced like a helper.
+                return helper_call(lw, node, fc.fn.cls.plain_defs[name])
+        external = _external(lw, func)
+        if external is not None:
+            return external_call(lw, node, external)
+        record_method = _record_method(lw, func)
+        if record_method is not None:
+            return helper_call(lw, node, record_method[0], record_method[1])
+        return _method_call(lw, node, func)
+    if isinstance(func, cst.Name):
+        var = fc.env.lookup(func.value)
+        if var is not None and var.value is not None and var.value.function is not None:
+            return inline_call(lw, node, var.value.function)
+        if var is not None and var.kind.cat in (Cat.CONSTEXPR, Cat.FUNC, Cat.VALUE):
+            args = tuple(lw.value(a.value) for a in node.args)
+            return Val(k.VALUE, c.Call(c.Id(var.cxx), args), node=node)
+        if var is None:
+            target = lw.mod.info.free_function(func.value)
+            if target is not None:
+                return helper_call(lw, node, target)
+            if func.value in lw.mod.info.records:
+                return construct(lw, node, lw.mod.info.records[func.value])
+            if func.value in lw.mod.info.plain_dsl:
+                # An undecorated function called with DSL values: traced like a helper.
+                return helper_call(lw, node, lw.mod.info.plain_dsl[func.value])
+            external = _external(lw, func)
+            if external is not None:
+                return external_call(lw, node, external)
+        lw.lower(func)  # raises the right diagnostic for an unknown name
+    raise fc.error(
+        node,
+        "unsupported-call",
+        "this call is not supported",
+        "call DSL functions, @cute.jit functions or Constexpr callables",
+    )
+
+
+def inline_call(lw: ExprLowerer, node: cst.Call, fn: PyFunction) -> Val:
+    """A call of a nested function or lambda: its body, traced for these arguments (the
+    arguments are lowered where the call is; the body sees the enclosing function's names).
+    A lambda is an expression; a nested def becomes `[&]() { body }()`."""
+    params = fn.node.params
+    names = [p.name.value for p in (*params.params, *params.kwonly_params)]
+    given = lw.bind(node, names[len(fn.args) :], f"'{fn.name}'", 0)
+    bindings: list[tuple[str, Val]] = list(zip(names, fn.args, strict=False))
+    keywords = dict(fn.keywords)
+    for p in (*params.params, *params.kwonly_params)[len(fn.args) :]:
+        name = p.name.value
+        if name in given:
+            bindings.append((name, lw.lower(given[name])))
+        elif name in keywords:
+            bindings.append((name, keywords[name]))
+        elif p.default is not None:
+            bindings.append((name, lw.lower(p.default)))
+        else:
+            raise lw.fc.error(node, "bad-arguments", f"'{fn.name}' needs argument '{name}'")
+    line, _ = lw.mod.position(node)
+    if isinstance(fn.node, cst.Lambda):
+        lw.fc.env.push(INLINED)
+        try:
+            for name, val in bindings:
+                lw.fc.env.define(Var(name, cxx_name(name), val.kind, line, value=val))
+            return lw.lower(fn.node.body)
+        finally:
+            lw.fc.env.pop()
+    if lw.fc.inline_body is None:
+        raise lw.fc.error(node, "unsupported-call", "nested functions need a statement context")
+    body, returned = lw.fc.inline_body(fn.node, bindings)
+    kinds = {kd for kd in returned if kd.cat not in (Cat.LITERAL, Cat.META)}
+    kind = kinds.pop() if len(kinds) == 1 else k.VALUE
+    return Val(kind, c.Call(c.Lambda((), tuple(body), "&")), node=node)
+
+
+def partial_function(lw: ExprLowerer, node: cst.Call) -> Val:
+    """`functools.partial(f, *args, **kw)` of a nested function or lambda: a Python function
+    with those arguments bound."""
+    if not node.args or node.args[0].keyword is not None:
+        raise lw.fc.error(node, "bad-arguments", "functools.partial needs a function first")
+    target = lw.lower(node.args[0].value)
+    if target.function is None:
+        raise lw.fc.error(
+            node.args[0],
+            "unsupported-call",
+            "functools.partial of this callable is not supported",
+            "partial applies to nested functions and lambdas of the DSL function",
+        )
+    fn = target.function
+    args = fn.args + tuple(lw.lower(a.value) for a in node.args[1:] if a.keyword is None)
+    keywords = (*fn.keywords, *((a.keyword.value, lw.lower(a.value)) for a in node.args[1:]
+                                if a.keyword is not None))  # fmt: skip
+    bound = PyFunction(fn.node, args, tuple(keywords))
+    return Val(Kind(Cat.FUNC), node=node, function=bound)
+
+
+def namespace(lw: ExprLowerer, node: cst.Call) -> Val:
+    """`types.SimpleNamespace(a=x, b=y)`: its attributes by name, as the DSL sees them."""
+    if any(a.keyword is None for a in node.args):
+        raise lw.fc.error(node, "bad-arguments", "SimpleNamespace takes keyword arguments")
+    names = tuple(a.keyword.value for a in node.args if a.keyword is not None)
+    items = tuple(lw.lower(a.value) for a in node.args)
+    return Val(Kind(Cat.RECORD), None, node=node, items=items, fields=names)
+
+
+def function_value(lw: ExprLowerer, val: Val) -> c.Expr:
+    """A Python function passed on as a value (to a helper or kernel): a C++ lambda."""
+    fn = val.function
+    assert fn is not None
+    if isinstance(fn.node, cst.Lambda) and not fn.args and not fn.keywords:
+        return lower_lambda(lw, fn.node)
+    raise lw.fc.error(
+        val.node or fn.node,
+        "unsupported-value",
+        f"'{fn.name}' passed as a value",
+        "pass a lambda, or call the function where it is needed",
+    )
+
+
+def _record_method(lw: ExprLowerer, func: cst.Attribute) -> tuple[DslFunction, Val] | None:
+    """`p.method` of a record: the method and the record."""
+    if isinstance(func.value, cst.Name) and lw.fc.env.lookup(func.value.value) is None:
+        return None  # a module or a class, not a value
+    obj = lw.lower(func.value)
+    if obj.kind.cat is not Cat.RECORD:
+        return None
+    cls = lw.mod.info.records.get(str(obj.kind.value))
+    name = func.attr.value
+    if cls is None:
+        return None
+    target = cls.methods.get(name) or cls.plain_defs.get(name)
+    return (target, obj) if target is not None else None
+
+
+def _dsl_call(lw: ExprLowerer, node: cst.Call, resolved: str) -> Val:
+    builtin = resolved[len("builtins.") :] if resolved.startswith("builtins.") else None
+    if builtin in SEQUENCE_BUILTINS:
+        val = sequence_builtin(lw, node, builtin)
+        if val is not None:
+            return val
+    return lw.entry(node, resolved).lower_call(lw, node, resolved)
+
+
+def _method_call(lw: ExprLowerer, node: cst.Call, func: cst.Attribute) -> Val:
+    fc = lw.fc
+    name = func.attr.value
+    if name == "launch":
+        raise fc.error(
+            node,
+            "unsupported-construct",
+            "`.launch(...)` must be a statement of its own in a @cute.jit function",
+        )
+    obj = lw.lower(func.value)
+    if name == "size_in_bytes" and obj.kind.cat in (Cat.TYPE, Cat.CONSTEXPR) and not node.args:
+        # `Struct.size_in_bytes()` of a @cute.struct class: a static integer.
+        struct = lw.materialize(obj, False, func.value)
+        return Val(k.STATIC, c.Call(c.Id("size_in_bytes"), (struct,)), node=node)
+    if obj.kind.cat in (Cat.LITERAL, Cat.META):
+        raise fc.error(
+            node, "unsupported-call", f"method '{name}' of a {obj.kind.describe()} is not supported"
+        )
+    objx = lw.materialize(obj, False, func.value)
+    if obj.kind.cat is Cat.STRUCT_FIELD:
+        return _struct_field_method(lw, node, name, objx)
+    member = REGISTRY.member(obj.kind.cat, name)
+    if member is None:
+        raise fc.error(
+            node,
+            "unsupported-method",
+            f"method '{name}' of a {obj.kind.describe()} is not supported",
+        )
+    return member.lower_method(lw, node, obj, objx, name)
+
+
+def _struct_field_method(lw: ExprLowerer, node: cst.Call, name: str, objx: c.Expr) -> Val:
+    """Methods of a @cute.struct field: MemRange's `get_tensor` and `data_ptr`."""
+    if name == "get_tensor":
+        # A swizzle only moves elements inside the field, and every access goes through the
+        # tensor: dropped, as for SmemAllocator.allocate_tensor (bbx/tensor/smem_struct.hpp).
+        bound = lw.bind(node, ["layout", "swizzle", "dtype"], ".get_tensor", 1)
+        if "dtype" in bound and not _is_none(bound["dtype"]):
+            raise lw.fc.error(
+                bound["dtype"],
+                "unsupported-keyword",
+                "MemRange.get_tensor(dtype=...) (a reinterpreting view) is not supported",
+                "declare the field with the element type it is used with",
+            )
+        layout = lw.value(bound["layout"], static=True)
+        return Val(k.TENSOR, c.Call(c.Member(objx, "get_tensor"), (layout,)), node=node)
+    if name == "data_ptr" and not node.args:
+        return Val(k.VALUE, c.Call(c.Member(objx, "data_ptr")), node=node)
+    raise lw.fc.error(
+        node,
+        "unsupported-method",
+        f"method '{name}' of a struct field is not supported",
+        "supported: .get_tensor(layout), .data_ptr(), .ptr, [i]",
+    )
+
+
+def _is_none(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value == "None"
+
+
+# ------------------------------------------------------------------------------------------
+# @cute.jit helpers and Constexpr callables
+# ------------------------------------------------------------------------------------------
+def _is_constexpr(lw: ExprLowerer, param: cst.Param) -> bool:
+    if param.annotation is None:
+        return False
+    ann = param.annotation.annotation
+    return lw.mod.names.resolve(ann) in ("cutlass.Constexpr", "cutlass.cute.Constexpr") or (
+        isinstance(ann, cst.Subscript)
+        and lw.mod.names.resolve(ann.value) in ("cutlass.Constexpr", "cutlass.cute.Constexpr")
+    )
+
+
+
+
+def callee_params(target: DslFunction) -> list[cst.Param]:
+    params = list(target.node.params.params)
+    if target.cls is not None and params and not target.self_is_value:
+        params = params[1:]
+    return [*params, *target.node.params.kwonly_params]
+
+
+def helper_call(
+    lw: ExprLowerer, node: cst.Call, target: DslFunction, receiver: Val | None = None
+) -> Val:
+    """A call of a `@cute.jit` helper of this module. As the DSL traces the helper with the
+    values it is given, the Python-level arguments (literals, configuration values, None,
+    sequences of those) are bound at translation: the call goes to the helper's variant for
+    those values, which takes only the remaining, C++-level arguments."""
+    fc = lw.fc
+    if target.is_kernel:
+        raise fc.error(
+            node,
+            "kernel-call",
+            f"kernel '{target.name}' called without `.launch(...)`",
+            "launch it: kernel(args).launch(grid=[...], block=[...])",
+        )
+    params = callee_params(target)
+    names = [p.name.value for p in params]
+    if receiver is not None:  # a record's method: `self` is the record
+        given = {**lw.bind(node, names[1:], f"'{target.name}'", 0)}
+    else:
+        given = lw.bind(node, names, f"'{target.name}'", 0)
+    bound: dict[str, Val] = {}
+    kinds: dict[str, Kind] = {}  # what the C++ arguments are (the variant knows it)
+    cxx_args: dict[str, c.Expr] = {}
+    for p in params:
+        pname = p.name.value
+        if pname == "stream" and target.cxx_name in lw.mod.host_functions:
+            continue
+        if receiver is not None and pname == names[0]:
+            val = receiver
+            if _python_level(val):
+                bound[pname] = val
+            else:
+                cxx_args[pname] = lw.materialize(val, True, node)
+                kinds[pname] = val.kind
+            continue
+        arg = given.get(pname, p.default)
+        if arg is None:
+            raise fc.error(node, "bad-arguments", f"'{target.name}' needs argument '{pname}'")
+        if not isinstance(arg, cst.Lambda) and not _runtime_scalar(lw, p):
+            val = lw.lower(arg)
+            if _python_level(val):
+                bound[pname] = val
+                continue
+            if val.kind.cat in _KNOWN_ARGUMENT_CATS:
+                kinds[pname] = val.kind
+        cxx_args[pname] = argument(lw, arg, p)
+    if lw.mod.lower_variant is None:
+        raise fc.error(node, "unsupported-call", "helper calls need a module translation")
+    role = "device" if fc.role in ("kernel", "device") else "host"
+    lw.mod.current_static_branch = fc.env.in_static_branch()
+    try:
+        variant = lw.mod.lower_variant(target, bound, kinds, role, node)
+    finally:
+        lw.mod.current_static_branch = False
+    fc.calls.append(variant.cxx_name)
+    args = [cxx_args[name] for name in variant.params if name in cxx_args]
+    callee_host = target.cxx_name in lw.mod.host_functions
+    if fc.role == "host" and callee_host:
+        args.append(c.Id(fc.stream_name))
+    call = c.Call(c.Id(variant.cxx_name), tuple(args), (c.Type("Meta"),))
+    return Val(variant.result, call, node=node)
+
+
+#: Kinds of C++ arguments a helper variant takes over for its parameter (anything else is a
+#: value whose kind is decided by the C++ type alone).
+_KNOWN_ARGUMENT_CATS = frozenset({
+    Cat.TENSOR, Cat.LAYOUT, Cat.TENSOR_SSA, Cat.ATOM, Cat.TILED_COPY, Cat.THR_COPY, Cat.STATIC,
+    Cat.SMEM_ALLOCATOR, Cat.STRUCT_REF, Cat.TYPE, Cat.FUNC, Cat.RECORD,
+})  # fmt: skip
+
+
+def _python_level(val: Val) -> bool:
+    """A value the DSL keeps in Python while tracing: a literal, a configuration value, or a
+    sequence or record of those."""
+    if val.kind.cat in (Cat.LITERAL, Cat.META):
+        return True
+    return val.items is not None and all(_python_level(v) for v in val.items)
+
+
+def _runtime_scalar(lw: ExprLowerer, param: cst.Param) -> bool:
+    """A parameter annotated with a numeric type: the DSL converts its argument to a run-time
+    value (`x: cutlass.Float32`)."""
+    ann = param.annotation.annotation if param.annotation is not None else None
+    return ann is not None and numeric_type(lw.mod.names.resolve(ann)) is not None
+
+
+def argument(lw: ExprLowerer, arg: cst.BaseExpression, param: cst.Param) -> c.Expr:
+    """An argument for `param` of a generated function (helper or kernel)."""
+    return _argument(
+        lw, arg, param.name.value, _is_constexpr(lw, param), _runtime_scalar(lw, param)
+    )
+
+
+def _argument(
+    lw: ExprLowerer, arg: cst.BaseExpression, pname: str, constexpr: bool, runtime_scalar: bool
+) -> c.Expr:
+    if isinstance(arg, cst.Lambda):
+        if not constexpr:
+            raise lw.fc.error(
+                arg,
+                "non-constexpr-lambda",
+                f"lambda passed to parameter '{pname}', which is not a Constexpr",
+                "annotate the parameter with `cutlass.Constexpr`",
+            )
+        return lower_lambda(lw, arg)
+    return lw.value(arg, static=not runtime_scalar)
+
+
+def _external(lw: ExprLowerer, func: cst.BaseExpression) -> ExternalHelper | None:
+    if lw.mod.externals is None:
+        return None
+    return lw.mod.externals.lookup(func, lw.mod.error)
+
+
+def external_call(lw: ExprLowerer, node: cst.Call, helper: ExternalHelper) -> Val:
+    """A call of a `@cute.jit` helper of another module: `bbx_gen::<module>::<fn><Meta>(...)`."""
+    fc, info = lw.fc, helper.info
+    if info.role == "kernel":
+        raise fc.error(
+            node,
+            "kernel-call",
+            f"kernel '{info.python_name}' of {helper.path.name} cannot be launched from here",
+            "launch kernels from a @cute.jit function of their own module",
+        )
+    for member in info.all_meta:
+        if "self" in member_names(member.expr):
+            raise fc.error(
+                node,
+                "cross-module-self",
+                f"'{info.python_name}' of {helper.path.name} reads 'self' ({member.expr})",
+                "helpers of other modules cannot read the configuration of an object",
+            )
+    names = [p.name for p in info.params]
+    bound = lw.bind(node, names, f"'{info.python_name}'", 0)
+    args: list[c.Expr] = []
+    for p in info.params:
+        text = p.default if p.name not in bound else None
+        arg = bound.get(p.name) or (cst.parse_expression(text) if text is not None else None)
+        if arg is None:
+            raise fc.error(node, "bad-arguments", f"'{info.python_name}' needs argument '{p.name}'")
+        args.append(_argument(lw, arg, p.name, p.constexpr, p.template is None))
+    if info.role == "host":  # a helper that launches nothing, emitted for host and device
+        stream = c.Id(fc.stream_name) if fc.role == "host" else c.Construct(c.Type("Stream"))
+        args.append(stream)
+    lw.mod.external_calls.setdefault(fc.fn.cxx_name, []).append(helper)
+    call = c.Call(c.Id(helper.cxx_name), tuple(args), (c.Type("Meta"),))
+    return Val(k.VALUE, call, node=node)
+
+
+def member_names(expr: str) -> set[str]:
+    try:
+        parsed = cst.parse_expression(expr)
+    except cst.ParserSyntaxError:
+        return set()
+    return {n.value for n in walk(parsed) if isinstance(n, cst.Name)}
+
+
+def lower_lambda(lw: ExprLowerer, node: cst.Lambda) -> c.Expr:
+    fc = lw.fc
+    params = [p.name.value for p in node.params.params]
+    fc.env.push(STATIC_LOOP)
+    try:
+        for p in params:
+            fc.env.define(Var(p, cxx_name(p), k.VALUE, 0))
+        body = lw.value(node.body)
+    finally:
+        fc.env.pop()
+        for p in params:
+            fc.env.hidden.pop(p, None)
+    capture = "=" if _captures(lw, node.body, set(params)) else ""
+    if fc.role == "host" and not capture:
+        name = f"{fc.fn.cxx_name}_lambda{fc.lambdas}"
+        fc.lambdas += 1
+        line, _ = fc.mod.position(node)
+        comment = f"{fc.mod.file_name}:{line}  {fc.mod.code(node)}"
+        fc.preamble.append(functor_text(name, [cxx_name(p) for p in params], body, comment))
+        return c.Construct(c.Type(name))
+    return c.Lambda(tuple(cxx_name(p) for p in params), (c.Return(body),), capture)
+
+
+def _captures(lw: ExprLowerer, node: cst.CSTNode, params: set[str]) -> bool:
+    for n in walk(node):
+        if isinstance(n, cst.Name) and n.value not in params:
+            var = lw.fc.env.lookup(n.value)
+            if var is not None and var.alias is None:
+                return True
+    return False
+
+
+__all__ = ["CallLowerer", "helper_call", "argument", "lower_lambda", "callee_params"]

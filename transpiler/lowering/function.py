@@ -1,0 +1,370 @@
+"""Lowering of one `@cute.kernel` / `@cute.jit` function to a C++ function template."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass
+
+import libcst as cst
+
+from ..analysis import kinds as k
+from ..analysis import meta as m
+from ..analysis.kinds import Cat, Kind
+from ..analysis.meta import MetaMember
+from ..analysis.scope import Var
+from ..analysis.value import Val
+from ..cxx import ast as c
+from ..cxx.printer import function_text
+from ..diagnostics import DiagnosticSink, TranslationError
+from ..frontend.discovery import DslClass, DslFunction
+from ..frontend.imports import local_names
+from ..frontend.walk import children, walk
+from .context import FunctionContext, ModuleContext, Variant, VariantKey
+from .names import cxx_name
+from .signature import Signature, camel, signature
+from .stmt import StmtLowerer
+from .struct import kernel_struct_attrs, kernel_traced_attrs
+
+
+@dataclass
+class LoweredFunction:
+    fn: DslFunction
+    role: str  # "kernel", "device", "host"
+    cxx: c.Function
+    meta: list[MetaMember]
+    signature: Signature
+    preamble: list[str]  # namespace-scope code the function needs, emitted before it
+    cxx_name: str  # the function's own name, or a helper variant's
+    result: Kind  # the kind of what it returns
+    calls: list[str]  # C++ names of the module's functions it calls
+    params: tuple[str, ...]  # its C++ parameters (a variant's unbound ones)
+
+    @property
+    def is_variant(self) -> bool:
+        return self.cxx_name != self.fn.cxx_name or len(self.params) != len(
+            self.signature.params
+        )
+
+
+def class_leaf_kinds(cls: DslClass | None, self_name: str | None) -> dict[str, str]:
+    if cls is None or self_name is None:
+        return {}
+    params = {
+        name: m.annotation_kind(p.annotation.annotation if p.annotation else None, p.default)
+        for name, p in cls.init_params.items()
+    }
+    return {
+        f"{self_name}.{attr}": m.infer_kind(expr, params) for attr, expr in cls.init_attrs.items()
+    }
+
+
+def _dynamic_targets(body: cst.BaseSuite, mod: ModuleContext) -> set[str]:
+    """Names assigned somewhere inside dynamic control flow (approximation: every `if` that is
+    not `const_expr`, every loop, every `while`). A `range_constexpr` loop counts too: its body
+    is one C++ lambda for every iteration, so a variable it rebinds keeps one C++ type."""
+    names: set[str] = set()
+
+    def is_static(node: cst.BaseExpression, which: str) -> bool:
+        return isinstance(node, cst.Call) and mod.names.resolve(node.func) == which
+
+    def visit(node: cst.CSTNode, dynamic: bool) -> None:
+        if isinstance(node, cst.If):
+            inner = dynamic or not is_static(node.test, "cutlass.const_expr")
+            visit(node.body, inner)
+            if node.orelse is not None:
+                visit(node.orelse, inner)
+            return
+        if isinstance(node, cst.For):
+            visit(node.body, True)
+            return
+        if isinstance(node, cst.While):
+            visit(node.body, True)
+            return
+        if dynamic and isinstance(node, cst.AssignTarget) and isinstance(node.target, cst.Name):
+            names.add(node.target.value)
+        if dynamic and isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name):
+            names.add(node.target.value)
+        for child in children(node):
+            visit(child, dynamic)
+
+    visit(body, False)
+    return names
+
+
+def _has_value_return(body: cst.BaseSuite) -> bool:
+    return any(
+        isinstance(n, cst.Return) and n.value is not None for n in walk(body, into_lambdas=False)
+    )
+
+
+def _header(mod: ModuleContext, fn: DslFunction) -> str:
+    line, _ = mod.position(fn.node)
+    names = ", ".join(p.name.value for p in fn.node.params.params)
+    return f"{mod.file_name}:{line}  def {fn.name}({names})"
+
+
+def lower_function(
+    mod: ModuleContext,
+    fn: DslFunction,
+    bound: dict[str, Val] | None = None,
+    cxx_name_override: str | None = None,
+    kinds: dict[str, Kind] | None = None,
+    role: str | None = None,
+) -> LoweredFunction:
+    """Lower one function. `bound` binds parameters to values known at translation (a helper
+    variant: the DSL traces each call with the Python values it is given); those parameters
+    are not C++ parameters of the result, named `cxx_name_override`. `kinds` gives the kinds
+    of the other arguments at the call (a tensor, a layout...)."""
+    bound = bound or {}
+    kinds = kinds or {}
+    if fn.is_kernel:
+        role = "kernel"
+    elif role is None:
+        role = "device" if fn.cxx_name in mod.device_functions else "host"
+    fc = FunctionContext(mod, fn, role)
+    mod.names.locals = local_names(fn.node)
+    params = list(fn.node.params.params)
+    for p in fn.node.params.posonly_params:
+        mod.sink.add(
+            mod.diagnostic(
+                p,
+                "unsupported-construct",
+                "positional-only parameters are not supported",
+            )
+        )
+    for star in (fn.node.params.star_arg, fn.node.params.star_kwarg):
+        if isinstance(star, cst.Param):
+            mod.sink.add(
+                mod.diagnostic(
+                    star,
+                    "unsupported-construct",
+                    "`*args` / `**kwargs` parameters are not supported",
+                )
+            )
+    if fn.cls is not None and params and not fn.self_is_value:
+        fc.self_name = params[0].name.value
+    fc.leaf_kinds = class_leaf_kinds(fn.cls, fc.self_name)
+    fc.structs = set(mod.info.structs)
+    sig = signature(mod, fn)
+    line, _ = mod.position(fn.node)
+    cparams: list[c.Param] = []
+    # A kernel's second template parameter is its block size as a type (bbx::block_threads_t),
+    # which its launch site knows: static block extents become launch bounds.
+    template_params = ["Meta", "MaxThreads"] if role == "kernel" else ["Meta"]
+    for ps in sig.params:
+        if ps.name in bound:  # bound at translation: uses stand for the value
+            fc.env.define(
+                Var(ps.name, cxx_name(ps.name), bound[ps.name].kind, line, value=bound[ps.name])
+            )
+            continue
+        if ps.template is not None:
+            template_params.append(ps.template)
+        if ps.constexpr:
+            fc.constexpr_params.add(ps.name)
+            fc.leaf_kinds[ps.name] = (
+                m.infer_kind(cst.parse_expression(ps.default), {})
+                if (ps.default is not None)
+                else m.VALUE
+            )
+        # A root function's parameter may be None in a specialization; a helper's unbound
+        # parameter never is (None is a Python value: calls bind it).
+        fc.env.define(
+            Var(ps.name, cxx_name(ps.name), kinds.get(ps.name, ps.kind), line,
+                template_type=ps.template, param=cxx_name_override is None)
+        )
+        cparams.append(c.Param(ps.type, cxx_name(ps.name)))
+    # The @cute.struct classes a kernel reads through `self.x`: its last template parameters.
+    if fn.cls is not None:
+        template_params += [fn.cls.struct_attrs[attr] for attr in kernel_struct_attrs(fn)]
+    # Run-time values a traced host method stored on `self` and the kernel reads: parameters.
+    for attr in kernel_traced_attrs(mod, fn):
+        name, template = f"self_{attr}", f"Self{camel(attr)}"
+        traced = mod.traced_attributes[(fn.cls.name, attr)]  # type: ignore[union-attr]
+        template_params.append(template)
+        cparams.append(c.Param(c.Type(template), name))
+        fc.traced_params[attr] = Val(traced.value.kind, c.Id(name))
+        fc.env.used_cxx.add(name)
+    if sig.stream is not None:
+        fc.stream_name = sig.stream
+        fc.env.define(Var(sig.stream, cxx_name(sig.stream), Kind(Cat.STREAM), line))
+    if role == "host":
+        cparams.append(c.Param(c.Type("Stream"), fc.stream_name))
+        fc.env.used_cxx.add(fc.stream_name)
+    fc.dynamically_assigned = _dynamic_targets(fn.node.body, mod)
+
+    body = StmtLowerer(fc).block(fn.node.body)
+
+    if role == "kernel":
+        space, ret = "BBX_GLOBAL BBX_LAUNCH_BOUNDS(MaxThreads)", "void"
+    elif role == "device":
+        space = "BBX_HOST_DEVICE" if fn.cxx_name in mod.host_functions else "BBX_DEVICE"
+        ret = "auto"
+    else:
+        ret = "auto" if _has_value_return(fn.node.body) else "void"
+        # A free function that launches nothing may be called from kernels of other modules.
+        space = "" if fn.cls is not None or launches(mod, fn, set()) else "BBX_HOST_DEVICE"
+    comments = [_header(mod, fn)]
+    if bound:
+        comments.append(
+            "with " + ", ".join(f"{name} = {_describe_bound(mod, v)}" for name, v in bound.items())
+        )
+    if fn.cls is None and fc.meta:
+        comments += meta_block(fc.meta)
+    name = cxx_name_override or fn.cxx_name
+    cxx = c.Function(name, template_params, space, ret, cparams, body, comments)
+    returned = {kd for kd in fc.return_kinds if kd.cat not in (Cat.LITERAL, Cat.META)}
+    result = returned.pop() if len(returned) == 1 else k.VALUE
+    return LoweredFunction(
+        fn, role, cxx, fc.meta, sig, fc.preamble, name, result, fc.calls,
+        tuple(p.name for p in sig.params if p.name not in bound),
+    )
+
+
+def _describe_bound(mod: ModuleContext, val: Val) -> str:
+    if val.kind.cat is Cat.LITERAL:
+        return repr(val.kind.value)
+    if val.node is not None:
+        return " ".join(mod.code(val.node).split())
+    return val.kind.describe()
+
+
+def variant_name(fn: DslFunction, bound: dict[str, Val], mod: ModuleContext) -> str:
+    """The C++ name of a helper bound to Python values: the helper's own name when every bound
+    value is the parameter's default, else a suffix spelling the others."""
+    defaults = {
+        p.name.value: mod.code(p.default)
+        for p in (*fn.node.params.params, *fn.node.params.kwonly_params)
+        if p.default is not None
+    }
+    words: list[str] = []
+    for name, val in bound.items():
+        text = _describe_bound(mod, val)
+        if defaults.get(name) == text:
+            continue
+        words.append(f"{name}_{text}")
+    if not words:
+        return fn.cxx_name
+    suffix = re.sub(r"[^0-9A-Za-z_]+", "_", "_".join(words)).strip("_")
+    return f"{fn.cxx_name}__{suffix}"
+
+
+def lower_variant(
+    mod: ModuleContext,
+    fn: DslFunction,
+    bound: dict[str, Val],
+    kinds: dict[str, Kind],
+    role: str,
+    site: cst.CSTNode,
+) -> Variant:
+    """The variant of helper `fn` for `bound` (lowered on first request; callees are lowered
+    before the function that calls them, so `mod.lowered` stays in emission order)."""
+    key: VariantKey = (
+        fn.cxx_name,
+        (
+            *((n, _value_key(mod, v)) for n, v in bound.items()),
+            *((n, ("kind", kd)) for n, kd in sorted(kinds.items())),
+            ("", ("role", role if fn.decorator == "plain" else "")),
+        ),
+    )
+    if key in mod.variants:
+        done = mod.variants[key]
+        if done is None:
+            raise mod.error(
+                site,
+                "recursion",
+                f"recursive call of '{fn.name}'",
+                "recursion cannot be unrolled at compile time; use a loop",
+            )
+        return done
+    mod.variants[key] = None
+    name = variant_name(fn, bound, mod)
+    taken = {v.cxx_name for v in mod.variants.values() if v is not None}
+    n = 2
+    base = name
+    while name in taken:
+        name = f"{base}_{n}"
+        n += 1
+    saved_locals = mod.names.locals
+    # Called from a `const_expr` branch decided per specialization, a helper that cannot be
+    # translated defers that branch (bbx.diagnostics.DeferredBranch) instead of failing.
+    deferrable = mod.current_static_branch
+    mod.current_static_branch = False
+    sink, mark, variants = mod.sink, len(mod.lowered), dict(mod.variants)
+    if deferrable:
+        mod.sink = DiagnosticSink(sink.path, sink.source)
+    try:
+        # A plain (undecorated) helper runs where its caller runs; a jit helper where the call
+        # graph says (on both sides for a helper that host and device code call).
+        lowered = lower_function(
+            mod, fn, bound, name, kinds, role if fn.decorator == "plain" else None
+        )
+    finally:
+        mod.names.locals = saved_locals
+        if mod.variants.get(key) is None:
+            mod.variants.pop(key, None)
+        scratch, mod.sink = mod.sink, sink
+    if deferrable and scratch.has_errors:
+        del mod.lowered[mark:]
+        mod.variants = variants
+        raise TranslationError(scratch.sorted()[0])
+    for d in scratch.items if deferrable else ():
+        sink.add(d)
+    twin = _same_code(mod, lowered)
+    if twin is not None:  # the call's extra facts changed nothing: reuse what is there
+        variant = Variant(twin.cxx_name, twin.params, twin.result)
+    else:
+        mod.lowered.append(lowered)
+        variant = Variant(name, lowered.params, lowered.result)
+    mod.variants[key] = variant
+    return variant
+
+
+def _same_code(mod: ModuleContext, new: LoweredFunction) -> LoweredFunction | None:
+    """An already lowered variant of the same function whose C++ is the same as `new`'s."""
+    text = _renamed_text(new, "")
+    for old in mod.lowered:
+        if old.fn is new.fn and old.params == new.params and _renamed_text(old, "") == text:
+            return old
+    return None
+
+
+def _renamed_text(lf: LoweredFunction, name: str) -> str:
+    renamed = dataclasses.replace(lf.cxx, name=name)
+    return function_text(renamed) + "\n".join(lf.preamble)
+
+
+def _value_key(mod: ModuleContext, val: Val) -> object:
+    """What identifies a bound value: equal keys give the same C++ code."""
+    if val.kind.cat is Cat.LITERAL:
+        return ("lit", type(val.kind.value).__name__, repr(val.kind.value))
+    if val.items is not None:
+        return ("seq", tuple(_value_key(mod, v) for v in val.items))
+    return ("meta", str(val.kind.value), val.kind.meta_kind)
+
+
+def launches(mod: ModuleContext, fn: DslFunction, seen: set[str]) -> bool:
+    """Whether `fn` launches a kernel, itself or through the module's functions it calls."""
+    seen.add(fn.cxx_name)
+    for node in walk(fn.node.body):
+        if not isinstance(node, cst.Call):
+            continue
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value == "launch":
+            return True
+        if isinstance(node.func, cst.Name):
+            callee = mod.info.free_function(node.func.value)
+            if callee is not None and callee.cxx_name not in seen and launches(mod, callee, seen):
+                return True
+    return False
+
+
+def meta_block(members: list[MetaMember]) -> list[str]:
+    """The comment block listing Meta members (as in docs/EXAMPLE)."""
+    if not members:
+        return []
+    width_name = max(len(x.name) for x in members)
+    width_expr = max(len(x.expr) for x in members)
+    lines = ["Meta members (filled by the specialization unit):"]
+    for x in members:
+        lines.append(f"  {x.name.ljust(width_name)}  <- {x.expr.ljust(width_expr)}  ({x.kind})")
+    return lines

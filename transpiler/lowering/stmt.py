@@ -1,0 +1,1241 @@
+"""Lowering of Python statements (assignments, control flow, launches) to C++ statements.
+
+Each translated statement is preceded by its Python line as a comment. A statement that cannot be
+translated produces a diagnostic and is skipped, so that one run reports every error.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Sequence
+from functools import cached_property
+
+import libcst as cst
+
+from ..analysis import kinds as k
+from ..analysis import meta as m
+from ..analysis.kinds import Cat, Kind
+from ..analysis.scope import DYNAMIC_IF, DYNAMIC_LOOP, INLINED, STATIC_IF, STATIC_LOOP, Var
+from ..analysis.value import PyFunction, Val
+from ..cxx import ast as c
+from ..cxx.literals import static_int_type
+from ..diagnostics import DeferredBranch, TranslationError
+from ..dsl import numeric_type
+from ..dsl.numeric_entries import cast_value
+from ..frontend.discovery import is_struct_class
+from ..frontend.walk import walk
+from .call import CallLowerer, argument, callee_params
+from .context import FunctionContext, TracedAttribute
+from .names import cxx_name
+from .sequences import bind_target, static_items
+from .struct import Annotations, kernel_struct_attrs, kernel_traced_attrs, lower_struct
+
+_AUG_OPS: dict[type, str] = {
+    cst.AddAssign: "+=", cst.SubtractAssign: "-=", cst.MultiplyAssign: "*=",
+    cst.DivideAssign: "/=", cst.FloorDivideAssign: "/=", cst.ModuloAssign: "%=",
+    cst.LeftShiftAssign: "<<=", cst.RightShiftAssign: ">>=", cst.BitAndAssign: "&=",
+    cst.BitOrAssign: "|=", cst.BitXorAssign: "^=",
+}  # fmt: skip
+_REBINDABLE = frozenset({Cat.DYNAMIC, Cat.VALUE, Cat.TENSOR_SSA})
+_ALIAS_CATS = frozenset({Cat.LITERAL, Cat.META})
+#: Methods of DSL functions that only affect the host (kernel names).
+_HOST_ONLY = frozenset({"set_name_prefix"})
+_RANGES = frozenset({
+    "builtins.range", "cutlass.range", "cutlass.cute.range", "cutlass.range_constexpr",
+    "cutlass.cute.range_constexpr", "cutlass.range_dynamic",
+})  # fmt: skip
+_META_CTYPES = {m.FLOAT: "float", m.BOOL: "bool", m.STATIC_INT: "int"}
+_LAUNCH_KEYWORDS = ("grid", "block", "smem", "stream", "min_blocks_per_mp")
+
+
+def _collapse(text: str) -> str:
+    text = " ".join(part.strip() for part in text.strip().splitlines())
+    text = re.sub(r"([(\[{])\s+", r"\1", text)
+    text = re.sub(r",?\s+([)\]}])", r"\1", text)
+    return text
+
+
+class StmtLowerer:
+    def __init__(self, fc: FunctionContext) -> None:
+        self.fc = fc
+        self.mod = fc.mod
+        self.lw = CallLowerer(fc)
+        fc.inline_body = self._inline_body
+
+    # ------------------------------------------------------------------------------------
+    # blocks and comments
+    # ------------------------------------------------------------------------------------
+    def block(self, body: cst.BaseSuite | Sequence[cst.BaseStatement]) -> list[c.Stmt]:
+        if isinstance(body, cst.IndentedBlock):
+            stmts: Sequence[cst.CSTNode] = body.body
+        elif isinstance(body, cst.SimpleStatementSuite):
+            stmts = [cst.SimpleStatementLine(body=body.body)]
+        else:
+            stmts = body  # type: ignore[assignment]
+        out: list[c.Stmt] = []
+        for i, stmt in enumerate(stmts):
+            out += self._comments(stmt)
+            if i == 0 and _is_docstring(stmt):
+                continue
+            lowered = self.statement(stmt)
+            out += lowered
+            if any(isinstance(x, c.Return) for x in lowered):
+                break  # Python does not trace what follows a return (or a continue)
+        return out
+
+    def _comments(self, stmt: cst.CSTNode) -> list[c.Stmt]:
+        lines = [
+            line.comment.value.lstrip("#").strip()
+            for line in getattr(stmt, "leading_lines", ())
+            if line.comment is not None
+        ]
+        return [c.Comment(tuple(lines))] if lines else []
+
+    def provenance(self, stmt: cst.CSTNode) -> c.Comment:
+        line, _ = self.mod.position(stmt)
+        if isinstance(stmt, cst.SimpleStatementLine):
+            text = "; ".join(_collapse(self.mod.code(s)).rstrip(";").strip() for s in stmt.body)
+        else:
+            text = self.mod.source_lines[line - 1].strip() if self.mod.source_lines else ""
+        trailing = getattr(stmt, "trailing_whitespace", None)
+        if isinstance(stmt, cst.SimpleStatementLine) and trailing and trailing.comment is not None:
+            text += "  " + trailing.comment.value
+        return c.Comment((f"{self.mod.file_name}:{line}  {text}",))
+
+    def statement(self, stmt: cst.CSTNode) -> list[c.Stmt]:
+        """One statement, or nothing and a diagnostic: the one place where errors of a
+        statement are caught, an unexpected exception included (an internal error)."""
+        head = [self.provenance(stmt)]
+        try:
+            return head + self.dispatch(stmt)
+        except TranslationError as err:
+            if self.fc.env.in_static_branch():
+                raise DeferredBranch(err.diagnostic) from None
+            self.mod.sink.add(err.diagnostic)
+        except DeferredBranch:
+            raise
+        except Exception as exc:  # noqa: BLE001 - any failure is reported at the statement
+            self.mod.sink.add(self.mod.internal_error(stmt, exc))
+        self._poison(stmt)
+        return []
+
+    def dispatch(self, node: cst.CSTNode) -> list[c.Stmt]:
+        """`visit_<Node>` for a statement or small statement."""
+        visit = getattr(self, f"visit_{type(node).__name__}", None)
+        if visit is None:
+            raise self._unsupported_statement(node)
+        return visit(node)  # type: ignore[no-any-return]
+
+    # -- one method per statement node type ------------------------------------------------
+    def visit_SimpleStatementLine(self, stmt: cst.SimpleStatementLine) -> list[c.Stmt]:
+        out: list[c.Stmt] = []
+        for small in stmt.body:
+            out += self.dispatch(small)
+        return out
+
+    def visit_If(self, stmt: cst.If) -> list[c.Stmt]:
+        return self.if_(stmt)
+
+    def visit_For(self, stmt: cst.For) -> list[c.Stmt]:
+        return self.for_(stmt)
+
+    def visit_While(self, stmt: cst.While) -> list[c.Stmt]:
+        return self.while_(stmt)
+
+    def visit_ClassDef(self, stmt: cst.ClassDef) -> list[c.Stmt]:
+        if is_struct_class(stmt, self.mod.names):
+            return self.struct(stmt)
+        raise self._unsupported_statement(stmt)
+
+    def visit_FunctionDef(self, stmt: cst.FunctionDef) -> list[c.Stmt]:
+        """A nested function: as the DSL traces each of its calls, each call inlines its body
+        (bbx.lowering.call.inline_call); the definition itself emits nothing."""
+        line, _ = self.mod.position(stmt)
+        name = stmt.name.value
+        val = Val(Kind(Cat.FUNC), node=stmt, function=PyFunction(stmt))
+        self.fc.env.define(Var(name, cxx_name(name), val.kind, line, value=val))
+        return [c.Comment((f"def {name}: its body is inlined where it is called",))]
+
+    def _inline_body(
+        self, fdef: cst.FunctionDef, bindings: list[tuple[str, Val]]
+    ) -> tuple[list[c.Stmt], list[Kind]]:
+        """The body of nested function `fdef` with its parameters bound: Python-level values
+        stand for themselves; other arguments are copied into a local of the parameter's name
+        (a Python parameter is a local variable of the call)."""
+        fc = self.fc
+        saved_loops, saved_returns = fc.loops, fc.return_kinds
+        fc.loops, fc.return_kinds = [], []
+        line, _ = self.mod.position(fdef)
+        out: list[c.Stmt] = []
+        fc.env.push(INLINED)
+        try:
+            for name, val in bindings:
+                if val.kind.cat in _ALIAS_CATS or val.items is not None or val.function:
+                    fc.env.define(Var(name, cxx_name(name), val.kind, line, value=val))
+                    continue
+                expr = self.lw.materialize(val, False, val.node)
+                if val.tensor_element:
+                    expr = c.Call(c.Id("value_copy"), (expr,))
+                out.append(c.Decl(None, (cxx_name(name),), expr))
+                fc.env.define(Var(name, cxx_name(name), val.kind, line))
+            out += self.block(fdef.body)
+            return out, fc.return_kinds
+        finally:
+            fc.env.pop()
+            fc.loops, fc.return_kinds = saved_loops, saved_returns
+
+    def _poison(self, stmt: cst.CSTNode) -> None:
+        """After a failed statement, define the names it assigns (as unknown values) so that
+        their later uses do not cascade into more errors."""
+        targets: list[cst.CSTNode] = []
+        for small in getattr(stmt, "body", ()) if isinstance(stmt, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.Assign):
+                targets += [t.target for t in small.targets]
+            elif isinstance(small, (cst.AnnAssign, cst.AugAssign)):
+                targets.append(small.target)
+        names: list[str] = []
+        for t in targets:
+            if isinstance(t, cst.Name):
+                names.append(t.value)
+            elif isinstance(t, (cst.Tuple, cst.List)):
+                names += [e.value.value for e in t.elements if isinstance(e.value, cst.Name)]
+        for name in names:
+            if name != "_" and self.fc.env.lookup(name) is None:
+                self.fc.env.define(Var(name, cxx_name(name), k.VALUE, 0))
+
+    def _unsupported_statement(self, stmt: cst.CSTNode) -> TranslationError:
+        fc = self.fc
+        if isinstance(stmt, (cst.Try, cst.TryStar)):
+            return fc.error(
+                stmt,
+                "unsupported-construct",
+                "`try` is not supported in kernels",
+                "exceptions do not exist on the GPU",
+            )
+        if isinstance(stmt, cst.With):
+            return fc.error(stmt, "unsupported-construct", "`with` is not supported in kernels")
+        if isinstance(stmt, cst.ClassDef):
+            return fc.error(
+                stmt,
+                "unsupported-construct",
+                "class definitions inside DSL functions are not supported",
+                "define the class at module level (classes inside DSL functions must be "
+                "@cute.struct)",
+            )
+        if isinstance(stmt, cst.Match):
+            return fc.error(stmt, "unsupported-construct", "`match` is not supported in kernels")
+        return fc.error(stmt, "unsupported-construct", f"statement {type(stmt).__name__}")
+
+    def struct(self, node: cst.ClassDef) -> list[c.Stmt]:
+        """A @cute.struct class defined here: its template goes before the function, its
+        alias (annotations evaluated here) is a local type (bbx.lowering.struct)."""
+        fc = self.fc
+        template, alias = lower_struct(
+            self.mod, node, Annotations(fc.structs, self.lw.as_type, self.lw.static_type)
+        )
+        if template is not None:
+            fc.preamble.append(template)
+        line, _ = self.mod.position(node)
+        fc.env.define(Var(alias.name, alias.name, k.TYPE, line))
+        fc.structs.add(alias.name)
+        return [alias]
+
+    # ------------------------------------------------------------------------------------
+    # simple statements
+    # ------------------------------------------------------------------------------------
+    def visit_Assign(self, s: cst.Assign) -> list[c.Stmt]:
+        if len(s.targets) != 1:
+            raise self.fc.error(
+                s,
+                "unsupported-construct",
+                "chained assignment `a = b = ...`",
+                "assign each name separately",
+            )
+        return self.assign(s.targets[0].target, s.value, s)
+
+    def visit_AnnAssign(self, s: cst.AnnAssign) -> list[c.Stmt]:
+        if s.value is None:
+            return []
+        return self.assign(s.target, s.value, s)
+
+    def visit_AugAssign(self, s: cst.AugAssign) -> list[c.Stmt]:
+        return self.aug_assign(s)
+
+    def visit_Return(self, s: cst.Return) -> list[c.Stmt]:
+        return self.return_(s)
+
+    def visit_Pass(self, s: cst.Pass) -> list[c.Stmt]:
+        return []
+
+    def visit_Raise(self, s: cst.Raise) -> list[c.Stmt]:
+        return self.raise_(s)
+
+    def visit_Assert(self, s: cst.Assert) -> list[c.Stmt]:
+        return self.lower_assert(s)
+
+    def visit_Break(self, s: cst.Break) -> list[c.Stmt]:
+        return self.break_(s)
+
+    def visit_Continue(self, s: cst.Continue) -> list[c.Stmt]:
+        return self.break_(s)
+
+    def visit_Global(self, s: cst.Global | cst.Nonlocal) -> list[c.Stmt]:
+        raise self.fc.error(
+            s,
+            "global-mutation",
+            f"`{'global' if isinstance(s, cst.Global) else 'nonlocal'}` is not "
+            "supported in kernels",
+            "module state cannot be changed from generated code; pass values in",
+        )
+
+    visit_Nonlocal = visit_Global
+
+    def visit_Import(self, s: cst.Import | cst.ImportFrom) -> list[c.Stmt]:
+        raise self.fc.error(
+            s, "unsupported-construct", "imports inside DSL functions", "import at module level"
+        )
+
+    visit_ImportFrom = visit_Import
+
+    def visit_Del(self, s: cst.Del) -> list[c.Stmt]:
+        raise self.fc.error(s, "unsupported-construct", "`del` is not supported in kernels")
+
+    def visit_Expr(self, s: cst.Expr) -> list[c.Stmt]:
+        value = s.value
+        if isinstance(value, cst.Call):
+            resolved = self.mod.names.resolve(value.func)
+            if resolved == "builtins.print":
+                return [c.Comment(("print(...) dropped: it runs at trace time in CuTe DSL",))]
+            if isinstance(value.func, cst.Attribute) and value.func.attr.value == "launch":
+                return [self.launch(value)]
+            if isinstance(value.func, cst.Attribute) and value.func.attr.value in _HOST_ONLY:
+                what = value.func.attr.value
+                return [c.Comment((f"{what}(...) dropped: kernel names are host-only",))]
+        val = self.lw.lower(value)
+        if val.kind.cat in _ALIAS_CATS:
+            return [c.Comment(("compile-time expression statement dropped",))]
+        return [c.ExprStmt(self.lw.materialize(val, False, value))]
+
+    # -- assignment ------------------------------------------------------------------------
+    def assign(
+        self, target: cst.BaseAssignTargetExpression, value: cst.BaseExpression, stmt: cst.CSTNode
+    ) -> list[c.Stmt]:
+        fc = self.fc
+        if isinstance(target, cst.Name):
+            return self.assign_name(target, value, stmt)
+        if isinstance(target, (cst.Tuple, cst.List)):
+            return self.unpack(target, value, stmt)
+        if isinstance(target, cst.Subscript):
+            lhs = self.lw.value(target)
+            return [c.Assign(lhs, "=", self.lw.value(value))]
+        if isinstance(target, cst.Attribute):
+            attr = target.attr.value
+            on_self = isinstance(target.value, cst.Name) and target.value.value == fc.self_name
+            if on_self and attr in fc.struct_types:
+                struct = self.mod.code(value)
+                note = f"self.{attr}: kernels that read it take {struct} as a template argument"
+                return [c.Comment((note,))]
+            if not on_self and self.lw.lower(target.value).kind.cat in (
+                Cat.STRUCT_REF,
+                Cat.STRUCT_FIELD,
+            ):
+                return [c.Assign(self.lw.value(target), "=", self.lw.value(value))]
+            if on_self and fc.role == "host" and fc.fn.cls is not None:
+                return self._trace_attribute(target, value, stmt)
+            raise fc.error(
+                target,
+                "global-mutation",
+                f"assignment to '{self.mod.code(target)}' inside a DSL function",
+                "configuration on self is read-only here; set it in __init__",
+            )
+        raise fc.error(target, "unsupported-construct", "unsupported assignment target")
+
+    def _trace_attribute(
+        self, target: cst.Attribute, value: cst.BaseExpression, stmt: cst.CSTNode
+    ) -> list[c.Stmt]:
+        """`self.x = value` in a host @cute.jit method: the DSL runs it at trace time, so what
+        is traced later (this method's next statements, the kernels it launches) reads the
+        new value. A compile-time value is used as it is; a run-time one is held in a local
+        (`self_x`) that only this method can read."""
+        fc = self.fc
+        assert fc.fn.cls is not None
+        attr = target.attr.value
+        line, _ = self.mod.position(stmt)
+        val = self.lw.lower(value)
+        key = (fc.fn.cls.name, attr)
+        if _python_level(val):
+            self.mod.traced_attributes[key] = TracedAttribute(val, line, fc.fn.cxx_name, False)
+            return [c.Comment((f"self.{attr} is a compile-time value from here on",))]
+        cxx = f"self_{attr}"
+        if cxx in fc.env.used_cxx:  # set twice: a new variable
+            cxx = fc.env.version_name(cxx)
+        fc.env.used_cxx.add(cxx)
+        expr = self.lw.materialize(val, True, value)
+        if val.tensor_element:
+            expr = c.Call(c.Id("value_copy"), (expr,))
+        held = Val(val.kind, c.Id(cxx), node=value)
+        self.mod.traced_attributes[key] = TracedAttribute(held, line, fc.fn.cxx_name, True)
+        return [c.Decl(None, (cxx,), expr)]
+
+    def _declare(
+        self, name: str, val: Val, node: cst.CSTNode, stmt: cst.CSTNode, cxx: str | None = None
+    ) -> list[c.Stmt]:
+        fc = self.fc
+        line, _ = self.mod.position(stmt)
+        cxx = cxx or cxx_name(name)
+        kind = val.kind
+        if val.function is not None:  # a Python function: called by inlining it
+            fc.env.define(Var(name, cxx, kind, line, value=val))
+            return [c.Comment((f"'{name}' is a Python function; calls inline its body",))]
+        if val.items is not None and name not in fc.dynamically_assigned:
+            # A Python tuple, list or record: a C++ variable holds it, and the name also stands
+            # for its elements (Python-level ones keep their values, as in Python). One with
+            # values C++ cannot hold (strings) only holds its computed elements.
+            out: list[c.Stmt] = []
+            try:
+                whole: c.Expr | None = self.lw.materialize(val, True, node)
+            except TranslationError:
+                whole = None
+            if whole is not None:
+                out.append(c.Decl(None, (cxx,), whole))
+                held = _element_view(val, c.Id(cxx))
+            else:
+                held = self._hold_elements(cxx, val, node, out)
+            fc.env.define(Var(name, cxx, held.kind, line, value=held))
+            return out
+        if kind.cat is Cat.LITERAL and isinstance(kind.value, (int, float, bool)):
+            if (
+                name in fc.dynamically_assigned
+                or not isinstance(kind.value, int)
+                or isinstance(kind.value, bool)
+            ):
+                ctype = _literal_ctype(kind.value)
+                fc.env.define(Var(name, cxx, k.dynamic(ctype), line))
+                return [c.Decl(c.Type(ctype), (cxx,), self.lw.materialize(val, False, node))]
+            fc.env.define(Var(name, cxx, k.STATIC, line))
+            return [c.Decl(None, (cxx,), self.lw.materialize(val, True, node))]
+        if kind.cat is Cat.META and name in fc.dynamically_assigned:
+            # A configuration value that the function later replaces by run-time values
+            # (`m = -self.dtype.inf`, then `m = fmax(m, x)` in a loop): a run-time variable.
+            meta_ctype = _META_CTYPES.get(kind.meta_kind)
+            fc.env.define(Var(name, cxx, k.dynamic(meta_ctype), line))
+            decl_type = c.Type(meta_ctype) if meta_ctype else None
+            return [c.Decl(decl_type, (cxx,), self.lw.materialize(val, False, node))]
+        if kind.cat is Cat.META and kind.meta_kind == m.STATIC_INT:
+            fc.env.define(Var(name, cxx, k.STATIC, line))
+            return [c.Decl(None, (cxx,), self.lw.materialize(val, True, node))]
+        if kind.cat in _ALIAS_CATS:
+            alias = val.node if isinstance(val.node, cst.BaseExpression) else node
+            # Closed over the aliases it uses now: `x = x + 1` refers to the previous x.
+            closed = self.lw.substitute(alias)  # type: ignore[arg-type]
+            fc.env.define(Var(name, cxx, kind, line, alias=closed))
+            return [c.Comment((f"'{name}' is a compile-time Python value; uses are substituted",))]
+        if kind.cat is Cat.TYPE:
+            if val.type is None:
+                raise fc.error(node, "unsupported-value", "a type that is not known statically")
+            fc.env.define(Var(name, cxx, kind, line))
+            return [c.Using(cxx, val.type)]
+        expr = self.lw.materialize(val, True, node)
+        if val.tensor_element:
+            # `x = t[i]` binds the element's value, not a reference into t (DSL semantics).
+            expr = c.Call(c.Id("value_copy"), (expr,))
+        decl_type = c.Type(kind.ctype) if kind.cat is Cat.DYNAMIC and kind.ctype else None
+        fc.env.define(Var(name, cxx, kind, line))
+        return [c.Decl(decl_type, (cxx,), expr)]
+
+    def assign_name(
+        self,
+        target: cst.Name,
+        value: cst.BaseExpression,
+        stmt: cst.CSTNode,
+        val: Val | None = None,
+    ) -> list[c.Stmt]:
+        """`name = value`; `val` is the value when it is already lowered (unpacking)."""
+        fc = self.fc
+        name = target.value
+        if isinstance(value, cst.Lambda) and val is None:
+            # A lambda bound to a name: a Python function, inlined where it is called.
+            val = Val(Kind(Cat.FUNC), node=value, function=PyFunction(value))
+        if val is None:
+            val = self.lw.lower(value)
+        if isinstance(stmt, cst.AnnAssign):
+            ann = self.mod.names.resolve(stmt.annotation.annotation)
+            numeric = numeric_type(ann)
+            if numeric is not None:
+                val = cast_value(self.lw, val, numeric.cxx, value, value)
+        var = fc.env.lookup(name)
+        if var is None:
+            return self._declare(name, val, value, stmt)
+        crosses = var.depth < fc.env.closure_depth()
+        same = (
+            var.alias is None
+            and var.kind.cat in _REBINDABLE
+            and (
+                val.kind.cat is var.kind.cat
+                or val.kind.cat in (Cat.LITERAL, Cat.VALUE)
+                or var.kind.cat is Cat.VALUE
+            )
+            and not (var.kind.ctype and val.kind.ctype and var.kind.ctype != val.kind.ctype)
+            and not (val.kind.cat is Cat.LITERAL and not isinstance(val.kind.value, (int, float)))
+        )
+        if same:
+            return [c.Assign(c.Id(var.cxx), "=", self.lw.materialize(val, False, value))]
+        if crosses:
+            line, _ = self.mod.position(stmt)
+            raise fc.error(
+                target,
+                "type-change",
+                f"'{name}' changes type inside {fc.env.region.replace('`', '')}: it is a "
+                f"{var.kind.describe()} (line {var.line}) and is assigned a {val.kind.describe()}",
+                "a variable keeps one C++ type; use a new name for the new value",
+            )
+        # A rebinding with a new type outside dynamic control flow: a new C++ variable. A
+        # compile-time value is closed over the old binding first (`x = x + 1`).
+        if val.kind.cat in _ALIAS_CATS and isinstance(val.node, cst.BaseExpression):
+            val = dataclasses.replace(val, node=self.lw.substitute(val.node))
+        cxx = fc.env.version_name(name)
+        fc.env.scopes[var.depth].names.pop(name, None)
+        saved = fc.env.scopes
+        out = self._declare(name, val, value, stmt, cxx)
+        new = fc.env.lookup(name)
+        if new is not None and new.depth != var.depth:
+            saved[new.depth].names.pop(name, None)
+            new.depth = var.depth
+            fc.env.rebind(new)
+        return out
+
+    def unpack(
+        self, target: cst.Tuple | cst.List, value: cst.BaseExpression, stmt: cst.CSTNode
+    ) -> list[c.Stmt]:
+        """`a, b = value`. Python evaluates the right side first, then binds each target: a
+        sequence known at translation binds element by element (new or existing names, nested
+        targets); any other value is a C++ tuple, bound by a structured binding."""
+        targets = [e.value for e in target.elements]
+        out: list[c.Stmt] = []
+        if isinstance(value, (cst.Tuple, cst.List)) and len(value.elements) == len(targets):
+            vals = [self.lw.lower(e.value) for e in value.elements]
+            if any(isinstance(t, cst.Name) and self.fc.env.lookup(t.value) for t in targets):
+                # `a, b = b, a`: every right-hand value is read before any target is written.
+                elements = [e.value for e in value.elements]
+                vals = [self._temporary(v, e, out) for v, e in zip(vals, elements, strict=True)]
+            parts = list(zip(targets, vals, [e.value for e in value.elements], strict=True))
+        else:
+            val = self.lw.lower(value)
+            items = _sequence_items(val)
+            if items is None:
+                return self._unpack_cxx_tuple(targets, val, value, stmt)
+            if len(items) != len(targets):
+                raise self.fc.error(
+                    target,
+                    "unpack-error",
+                    f"cannot unpack {len(items)} values into {len(targets)} names",
+                )
+            parts = [(t, v, value) for t, v in zip(targets, items, strict=True)]
+        for t, v, node in parts:
+            out += self.bind(t, v, node, stmt)
+        return out
+
+    def _hold_elements(self, base: str, val: Val, node: cst.CSTNode, out: list[c.Stmt]) -> Val:
+        """`val` with each element that C++ computes held in a variable (`base_0`, or
+        `base_field` for a record); Python-level elements and plain names stay as they are."""
+        assert val.items is not None
+        labels = val.fields or tuple(str(i) for i in range(len(val.items)))
+        held: list[Val] = []
+        for label, item in zip(labels, val.items, strict=True):
+            if item.items is not None:
+                held.append(self._hold_elements(f"{base}_{label}", item, node, out))
+            elif item.kind.cat in _ALIAS_CATS or item.kind.cat is Cat.TYPE or isinstance(
+                item.expr, c.Id
+            ):
+                held.append(item)
+            else:
+                name = self.fc.env.version_name(f"{base}_{label}")
+                expr = self.lw.materialize(item, True, item.node or node)
+                if item.tensor_element:
+                    expr = c.Call(c.Id("value_copy"), (expr,))
+                out.append(c.Decl(None, (name,), expr))
+                self.fc.env.used_cxx.add(name)
+                held.append(dataclasses.replace(item, expr=c.Id(name), tensor_element=False))
+        return dataclasses.replace(val, items=tuple(held), expr=None)
+
+    def _temporary(self, val: Val, node: cst.BaseExpression, out: list[c.Stmt]) -> Val:
+        """`val` read into a fresh variable now (a compile-time value needs none)."""
+        if val.kind.cat in _ALIAS_CATS:
+            return val
+        name = self.fc.env.fresh_unused()
+        expr = self.lw.materialize(val, False, node)
+        if val.tensor_element:
+            expr = c.Call(c.Id("value_copy"), (expr,))
+        out.append(c.Decl(None, (name,), expr))
+        return Val(val.kind, c.Id(name), node=node)
+
+    def bind(
+        self, target: cst.BaseExpression, val: Val, value: cst.BaseExpression, stmt: cst.CSTNode
+    ) -> list[c.Stmt]:
+        """Bind an assignment target to an already lowered value."""
+        if isinstance(target, cst.Name):
+            if target.value == "_":
+                return []
+            return self.assign_name(target, value, stmt, val)
+        if isinstance(target, (cst.Tuple, cst.List)):
+            items = _sequence_items(val)
+            if items is None:
+                return self._unpack_cxx_tuple([e.value for e in target.elements], val, value, stmt)
+            out: list[c.Stmt] = []
+            for t, v in zip([e.value for e in target.elements], items, strict=True):
+                out += self.bind(t, v, value, stmt)
+            return out
+        lhs = self.lw.value(target)  # a subscript or attribute target
+        return [c.Assign(lhs, "=", self.lw.materialize(val, False, value))]
+
+    def _unpack_cxx_tuple(
+        self, targets: list[cst.BaseExpression], val: Val, value: cst.BaseExpression,
+        stmt: cst.CSTNode,
+    ) -> list[c.Stmt]:
+        """Unpack a C++ tuple (`m, n = mX.shape`): a structured binding into new names; into
+        existing names or nested targets, element by element through a temporary."""
+        fc = self.fc
+        line, _ = self.mod.position(stmt)
+        elems = val.kind.elems if val.kind.cat is Cat.TUPLE else ()
+        fresh = all(
+            isinstance(t, cst.Name) and (t.value == "_" or fc.env.lookup(t.value) is None)
+            for t in targets
+        )
+        expr = self.lw.materialize(val, True, value)
+        if fresh:
+            cxx_names = []
+            for i, t in enumerate(targets):
+                assert isinstance(t, cst.Name)
+                cxx = fc.env.fresh_unused() if t.value == "_" else cxx_name(t.value)
+                cxx_names.append(cxx)
+                if t.value != "_":
+                    kind = elems[i] if i < len(elems) else k.VALUE
+                    fc.env.define(Var(t.value, cxx, kind, line))
+            return [c.Decl(None, tuple(cxx_names), expr, maybe_unused=True)]
+        temp = fc.env.fresh_unused()
+        out: list[c.Stmt] = [c.Decl(None, (temp,), expr)]
+        for i, t in enumerate(targets):
+            kind = elems[i] if i < len(elems) else k.VALUE
+            part = Val(kind, c.Call(c.Id("get"), (c.Id(temp),), (c.Lit(str(i)),)), node=value)
+            out += self.bind(t, part, value, stmt)
+        return out
+
+    def aug_assign(self, s: cst.AugAssign) -> list[c.Stmt]:
+        fc = self.fc
+        op = _AUG_OPS.get(type(s.operator))
+        if op is None:
+            raise fc.error(s, "unsupported-operator", "`**=` is not supported")
+        if isinstance(s.target, cst.Name):
+            var = fc.env.lookup(s.target.value)
+            if var is None:
+                self.lw.lower(s.target)  # raises undefined / dynamic-scope
+                raise fc.error(s.target, "undefined-name", f"'{s.target.value}' is not defined")
+            if var.alias is not None or var.kind.cat not in _REBINDABLE:
+                # e.g. a static integer: a rebinding with a new type.
+                binary = cst.BinaryOperation(
+                    left=s.target, operator=_binary_of(s.operator), right=s.value
+                )
+                return self.assign_name(s.target, binary, s)
+            return [c.Assign(c.Id(var.cxx), op, self.lw.value(s.value))]
+        if isinstance(s.target, cst.Subscript):
+            return [c.Assign(self.lw.value(s.target), op, self.lw.value(s.value))]
+        raise fc.error(
+            s.target,
+            "global-mutation",
+            f"assignment to '{self.mod.code(s.target)}' inside a DSL function",
+            "configuration on self is read-only here; set it in __init__",
+        )
+
+    # -- return / raise / assert / break ---------------------------------------------------
+    def return_(self, s: cst.Return) -> list[c.Stmt]:
+        fc = self.fc
+        if fc.env.in_dynamic():
+            raise fc.error(
+                s,
+                "dynamic-return",
+                "`return` inside dynamic control flow",
+                "CuTe DSL functions return once, at the end; assign a result instead",
+            )
+        if fc.loops:
+            raise fc.error(s, "dynamic-return", "`return` inside a loop is not supported")
+        if s.value is None:
+            return [c.Return()]
+        if fc.role == "kernel" and not fc.env.inlining():
+            raise fc.error(s, "kernel-return", "a @cute.kernel cannot return a value")
+        val = self.lw.lower(s.value)
+        fc.return_kinds.append(val.kind)
+        return [c.Return(self.lw.materialize(val, False, s.value))]
+
+    def raise_(self, s: cst.Raise) -> list[c.Stmt]:
+        fc = self.fc
+        if fc.env.in_dynamic():
+            raise fc.error(
+                s,
+                "dynamic-raise",
+                "`raise` inside dynamic control flow",
+                "only errors under compile-time (`const_expr`) conditions are supported",
+            )
+        message = "unsupported configuration"
+        exc = s.exc
+        if isinstance(exc, cst.Call):
+            if exc.args and isinstance(exc.args[0].value, cst.SimpleString):
+                message = str(exc.args[0].value.evaluated_value)
+            else:
+                message = self.mod.code(exc)
+        elif exc is not None:
+            message = self.mod.code(exc)
+        dependent = c.Id("dependent_false<Meta>")
+        return [c.StaticAssert(dependent, message)]
+
+    def lower_assert(self, s: cst.Assert) -> list[c.Stmt]:
+        fc = self.fc
+        val = self.lw.lower(s.test)
+        message = (
+            str(s.msg.evaluated_value)
+            if isinstance(s.msg, cst.SimpleString)
+            else self.mod.code(s.test)
+        )
+        if val.kind.cat is Cat.LITERAL:
+            if not val.kind.value:
+                raise fc.error(s, "static-assert", f"assertion is always false: {message}")
+            return [c.Comment(("assertion checked at translation time",))]
+        if val.kind.cat is Cat.META or val.kind.cat is Cat.STATIC:
+            return [c.StaticAssert(self.lw.materialize(val, True, s.test), message)]
+        raise fc.error(
+            s,
+            "dynamic-assert",
+            "`assert` on a run-time value is not supported",
+            "assert compile-time facts only",
+        )
+
+    def break_(self, s: cst.Break | cst.Continue) -> list[c.Stmt]:
+        fc = self.fc
+        word = "break" if isinstance(s, cst.Break) else "continue"
+        if not fc.loops:
+            raise fc.error(s, "syntax-error", f"`{word}` outside a loop")
+        if fc.loops[-1] == "unrolled":
+            raise fc.error(
+                s,
+                "static-break",
+                f"`{word}` in a loop over a Python sequence",
+                "the loop is unrolled at compile time; guard the body instead",
+            )
+        if fc.loops[-1] == "static":
+            if word == "continue":
+                return [c.Return()]
+            raise fc.error(
+                s,
+                "static-break",
+                "`break` in a `range_constexpr` loop",
+                "the loop is unrolled at compile time; guard the body instead",
+            )
+        raise fc.error(
+            s,
+            "dynamic-break",
+            f"`{word}` in a dynamic loop is not supported",
+            "CuTe DSL loops cannot exit early; use a while condition or a predicate",
+        )
+
+    # ------------------------------------------------------------------------------------
+    # control flow
+    # ------------------------------------------------------------------------------------
+    def _is_const_expr(self, test: cst.BaseExpression) -> bool:
+        return isinstance(test, cst.Call) and self.mod.names.resolve(test.func) in (
+            "cutlass.const_expr",
+            "cutlass.cute.const_expr",
+        )
+
+    def if_(self, s: cst.If) -> list[c.Stmt]:
+        fc = self.fc
+        const = self._is_const_expr(s.test)
+        val = self.lw.lower(s.test)
+        static = val.kind.cat in (Cat.LITERAL, Cat.META, Cat.STATIC, Cat.CONSTEXPR)
+        if const and not static and val.kind.cat not in (Cat.VALUE,):
+            raise fc.error(
+                s.test,
+                "dynamic-const-expr",
+                "the `const_expr` condition depends on a run-time value",
+                "only compile-time values may appear in cutlass.const_expr(...)",
+            )
+        static = static or const
+        if val.kind.cat is Cat.LITERAL:
+            chosen = s.body if val.kind.value else s.orelse
+            note = c.Comment(("condition folded at translation time",))
+            if chosen is None:
+                return [note]
+            if isinstance(chosen, cst.If):
+                return [note, *self.if_(chosen)]
+            body = chosen.body if isinstance(chosen, cst.Else) else chosen
+            return [note, *self.block(body)]
+        cond = self.lw.materialize(val, static, s.test)
+        region = STATIC_IF if static else DYNAMIC_IF
+        if static and not isinstance(s.orelse, cst.If) and not _has_jump(s):
+            return self._static_if(s, cond)
+        then = self._scoped(region, s.body)
+        other: list[c.Stmt] = []
+        if isinstance(s.orelse, cst.If):
+            try:
+                other = self.if_(s.orelse)
+            except TranslationError as err:
+                self.mod.sink.add(err.diagnostic)
+        elif isinstance(s.orelse, cst.Else):
+            other = self._scoped(region, s.orelse.body)
+        return [c.If(cond, tuple(then), tuple(other), constexpr=static)]
+
+    def _static_if(self, s: cst.If, cond: c.Expr) -> list[c.Stmt]:
+        """A `const_expr` branch. As in Python (and the DSL), a variable it defines stays
+        visible after it: when one is used later, the branch becomes a lambda returning those
+        variables, bound by a structured binding (`BranchValues`); the arm that does not define
+        a variable binds `python_only_value`, which no C++ use accepts."""
+        fc = self.fc
+        then, then_vars = self._scoped_vars(STATIC_IF, s.body)
+        other: list[c.Stmt] = []
+        other_vars: dict[str, Var] = {}
+        if isinstance(s.orelse, cst.Else):
+            other, other_vars = self._scoped_vars(STATIC_IF, s.orelse.body)
+        end = self.mod.positions[s].end
+        exported: dict[str, Var] = {}
+        for name, var in [*then_vars.items(), *other_vars.items()]:
+            if name in exported or var.alias is not None or var.kind.cat is Cat.TYPE:
+                continue
+            if self._used_after(name, (end.line, end.column)):
+                exported[name] = var
+        if not exported:
+            return [c.If(cond, tuple(then), tuple(other), constexpr=True)]
+
+        def returned(defined: dict[str, Var]) -> c.Return:
+            values = tuple(
+                c.Id(defined[n].cxx) if n in defined else c.Construct(c.Type("python_only_value"))
+                for n in exported
+            )
+            return c.Return(c.Call(c.Id("make_tuple"), values))
+
+        branch = c.If(
+            cond,
+            (*then, returned(then_vars)),
+            (*other, returned(other_vars)),
+            constexpr=True,
+        )
+        line, _ = self.mod.position(s)
+        names = tuple(var.cxx for var in exported.values())
+        for name, var in exported.items():
+            fc.env.define(Var(name, var.cxx, var.kind, line))
+        return [c.BranchValues(names, branch)]
+
+    def _used_after(self, name: str, position: tuple[int, int]) -> bool:
+        """Whether `name` occurs in the function after `position` (line, column)."""
+        uses = self._name_positions.get(name)
+        if uses is None:
+            return False
+        return any(pos > position for pos in uses)
+
+    @cached_property
+    def _name_positions(self) -> dict[str, list[tuple[int, int]]]:
+        """(line, column) of every name in the function body, by name."""
+        positions: dict[str, list[tuple[int, int]]] = {}
+        for node in walk(self.fc.fn.node.body):
+            if isinstance(node, cst.Name):
+                start = self.mod.positions[node].start
+                positions.setdefault(node.value, []).append((start.line, start.column))
+        return positions
+
+    def _scoped_vars(self, region: str, body: cst.BaseSuite) -> tuple[list[c.Stmt], dict[str, Var]]:
+        self.fc.env.push(region)
+        try:
+            stmts = self.block(body)
+            names = dict(self.fc.env.scopes[-1].names)
+        except DeferredBranch as deferred:
+            if region != STATIC_IF:
+                raise  # up to the innermost `const_expr` branch, which gives up as a whole
+            stmts, names = [self._deferred(deferred)], {}
+        finally:
+            self.fc.env.pop()
+        return stmts, names
+
+    def _deferred(self, deferred: DeferredBranch) -> c.Stmt:
+        """The body of a `const_expr` branch that cannot be translated: an error if, and only
+        if, a specialization takes the branch."""
+        d = deferred.diagnostic
+        where = f"{self.mod.file_name}:{d.line}:{d.col}"
+        message = f"{where}: {d.what}" + (f" \u2014 {d.hint}" if d.hint else "")
+        return c.StaticAssert(c.Id("dependent_false<Meta>"), message)
+
+    def _scoped(self, region: str, body: cst.BaseSuite) -> list[c.Stmt]:
+        return self._scoped_vars(region, body)[0]
+
+    def for_(self, s: cst.For) -> list[c.Stmt]:
+        fc = self.fc
+        if s.orelse is not None:
+            raise fc.error(s.orelse, "unsupported-construct", "`for ... else` is not supported")
+        it = s.iter
+        resolved = self.mod.names.resolve(it.func) if isinstance(it, cst.Call) else None
+        if not isinstance(it, cst.Call) or resolved not in _RANGES:
+            return self._unrolled_for(s)
+        if not isinstance(s.target, cst.Name):
+            raise fc.error(s.target, "unsupported-construct", "loop targets must be a single name")
+        name = fc.env.fresh_unused() if s.target.value == "_" else cxx_name(s.target.value)
+        line, _ = self.mod.position(s)
+        if resolved is not None and resolved.endswith("range_constexpr"):
+            return self._static_for(s, it, name, line)
+        positional = [a.value for a in it.args if a.keyword is None]
+        keywords = {a.keyword.value: a.value for a in it.args if a.keyword is not None}
+        if not 1 <= len(positional) <= 3:
+            raise fc.error(it, "bad-arguments", "range takes 1 to 3 positional arguments")
+        unroll = None
+        for key, v in keywords.items():
+            if key == "unroll":
+                uv = self.lw.lower(v)
+                unroll = str(uv.kind.value) if uv.kind.cat is Cat.LITERAL else ""
+            elif key == "unroll_full":
+                unroll = ""
+            elif key not in ("loc", "ip"):
+                raise fc.error(v, "unsupported-keyword", f"range keyword '{key}' is not supported")
+        start: c.Expr = c.Lit("0")
+        step: c.Expr | None = None
+        descending = False
+        if len(positional) == 1:
+            stop = self.lw.value(positional[0])
+        else:
+            start = self.lw.value(positional[0])
+            stop = self.lw.value(positional[1])
+        if len(positional) == 3:
+            sv = self.lw.lower(positional[2])
+            if sv.kind.cat is Cat.LITERAL and sv.kind.value == 1:
+                step = None
+            elif (
+                sv.kind.cat is Cat.LITERAL and isinstance(sv.kind.value, int) and sv.kind.value < 0
+            ):
+                descending = True
+                step = None if sv.kind.value == -1 else self.lw.materialize(sv, False)
+            else:
+                step = self.lw.materialize(sv, False, positional[2])
+        fc.env.push(DYNAMIC_LOOP)
+        fc.loops.append("dynamic")
+        try:
+            fc.env.define(Var(s.target.value, name, k.dynamic("int"), line))
+            body = self.block(s.body)
+        finally:
+            fc.loops.pop()
+            fc.env.pop()
+        fc.env.hidden.pop(s.target.value, None)
+        return [c.For(name, start, stop, step, tuple(body), descending, unroll)]
+
+    def _unrolled_for(self, s: cst.For) -> list[c.Stmt]:
+        """A loop over a Python sequence (a tuple, `zip`, `enumerate`...): Python runs it at
+        trace time, so each iteration is emitted, in a block of its own, with the loop target
+        bound to that element."""
+        fc = self.fc
+        items = static_items(self.lw, s.iter)
+        if items is None:
+            raise fc.error(
+                s.iter,
+                "unsupported-construct",
+                "iteration over this value is not supported",
+                "loop with range(...), cutlass.range(...) or cutlass.range_constexpr(...), or "
+                "over a tuple or list known at compile time",
+            )
+        line, _ = self.mod.position(s)
+        target = self.mod.code(s.target)
+        out: list[c.Stmt] = []
+        fc.loops.append("unrolled")
+        try:
+            for i, item in enumerate(items):
+                fc.env.push(STATIC_LOOP)
+                try:
+                    bind_target(self.lw, s.target, item, line)
+                    body = self.block(s.body)
+                finally:
+                    fc.env.pop()
+                out.append(c.Block((c.Comment((f"{target}: element {i}",)), *body)))
+        finally:
+            fc.loops.pop()
+        return out
+
+    def _static_for(self, s: cst.For, it: cst.Call, name: str, line: int) -> list[c.Stmt]:
+        fc = self.fc
+        if len(it.args) != 1 or it.args[0].keyword is not None:
+            raise fc.error(
+                it,
+                "bad-arguments",
+                "range_constexpr(n) takes exactly one argument",
+                "start/step forms are not supported yet",
+            )
+        nval = self.lw.lower(it.args[0].value)
+        count: c.CxxType | c.Expr
+        if nval.kind.cat is Cat.LITERAL and isinstance(nval.kind.value, int):
+            count = c.Lit(str(nval.kind.value))
+        elif nval.kind.cat is Cat.META and nval.kind.meta_kind == m.STATIC_INT:
+            count = c.ValueOf(c.Type(f"Meta::{nval.kind.value}"))
+        elif nval.kind.cat in (Cat.STATIC, Cat.CONSTEXPR, Cat.VALUE):
+            count = c.ValueOf(c.Decltype(self.lw.materialize(nval, True)))
+        else:
+            raise fc.error(
+                it,
+                "dynamic-range-constexpr",
+                "range_constexpr needs a compile-time trip count",
+                "use range(...) for a run-time trip count",
+            )
+        assert isinstance(s.target, cst.Name)
+        fc.env.push(STATIC_LOOP)
+        fc.loops.append("static")
+        try:
+            fc.env.define(Var(s.target.value, name, k.STATIC, line))
+            body = self.block(s.body)
+        finally:
+            fc.loops.pop()
+            fc.env.pop()
+        fc.env.hidden.pop(s.target.value, None)
+        return [c.StaticFor(count, name, tuple(body))]
+
+    def while_(self, s: cst.While) -> list[c.Stmt]:
+        fc = self.fc
+        if s.orelse is not None:
+            raise fc.error(s.orelse, "unsupported-construct", "`while ... else` is not supported")
+        val = self.lw.lower(s.test)
+        if val.kind.cat in (Cat.LITERAL, Cat.META, Cat.STATIC):
+            raise fc.error(
+                s.test,
+                "static-while",
+                "`while` on a compile-time condition",
+                "use cutlass.range_constexpr(n) for compile-time loops",
+            )
+        cond = self.lw.materialize(val, False, s.test)
+        fc.env.push(DYNAMIC_LOOP)
+        fc.loops.append("dynamic")
+        try:
+            body = self.block(s.body)
+        finally:
+            fc.loops.pop()
+            fc.env.pop()
+        return [c.While(cond, tuple(body))]
+
+    # ------------------------------------------------------------------------------------
+    # kernel launches
+    # ------------------------------------------------------------------------------------
+    def launch(self, call: cst.Call) -> c.Stmt:
+        from .signature import signature
+
+        fc = self.fc
+        func = call.func
+        assert isinstance(func, cst.Attribute)
+        kcall = func.value
+        target = None
+        if isinstance(kcall, cst.Call):
+            kref = kcall.func
+            if (
+                isinstance(kref, cst.Attribute)
+                and isinstance(kref.value, cst.Name)
+                and kref.value.value == fc.self_name
+                and fc.fn.cls is not None
+            ):
+                target = fc.fn.cls.methods.get(kref.attr.value)
+            elif isinstance(kref, cst.Name) and fc.env.lookup(kref.value) is None:
+                target = self.mod.info.free_function(kref.value)
+        if target is None or not target.is_kernel or not isinstance(kcall, cst.Call):
+            raise fc.error(
+                call,
+                "bad-launch",
+                "`.launch(...)` on something that is not a @cute.kernel call",
+                "write kernel(args).launch(grid=..., block=...)",
+            )
+        if fc.role != "host":
+            raise fc.error(
+                call, "bad-launch", "kernels can only be launched from host @cute.jit functions"
+            )
+        sig = signature(self.mod, target)
+        fc.calls.append(target.cxx_name)
+        params = callee_params(target)
+        names = [p.name.value for p in params]
+        bound: dict[str, cst.BaseExpression] = {}
+        for i, a in enumerate(kcall.args):
+            key = (
+                a.keyword.value if a.keyword is not None else (names[i] if i < len(names) else None)
+            )
+            if key is None or key not in names:
+                raise fc.error(a, "bad-arguments", f"unexpected argument to kernel '{target.name}'")
+            bound[key] = a.value
+        args: list[c.Expr] = []
+        targs: list[c.CxxType | c.Expr] = [c.Type("Meta")]
+        for p, sp in zip(params, sig.params, strict=True):
+            arg = bound.get(p.name.value, p.default)
+            if arg is None:
+                raise fc.error(
+                    kcall,
+                    "bad-arguments",
+                    f"kernel '{target.name}' needs argument '{p.name.value}'",
+                )
+            x = argument(self.lw, arg, p)
+            args.append(x)
+            if sp.template is not None:
+                targs.append(self._arg_type(arg, x))
+        options = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+        for key, v in options.items():
+            if key not in _LAUNCH_KEYWORDS:
+                raise fc.error(
+                    v,
+                    "unsupported-keyword",
+                    f"launch option '{key}' is not supported",
+                    "supported: " + ", ".join(_LAUNCH_KEYWORDS),
+                )
+        for key in ("grid", "block"):
+            if key not in options:
+                raise fc.error(call, "bad-launch", f"launch needs {key}=[x, y, z]")
+        smem: c.Expr = (
+            self.lw.value(options["smem"])
+            if "smem" in options
+            else c.Annotated("smem=", c.Lit("0"))
+        )
+        stream = self.lw.value(options["stream"]) if "stream" in options else c.Id(fc.stream_name)
+        block = self._block_threads(options["block"])
+        if "min_blocks_per_mp" in options:
+            block = c.Type(
+                "bbx::with_min_blocks", (block, self.lw.static_type(options["min_blocks_per_mp"]))
+            )
+        targs.insert(1, block)
+        # The @cute.struct classes the kernel reads through `self.x`.
+        if target.cls is not None:
+            targs += [c.Type(target.cls.struct_attrs[a]) for a in kernel_struct_attrs(target)]
+        # Run-time values this method stored on `self` that the kernel reads.
+        for attr in kernel_traced_attrs(self.mod, target):
+            held = self.mod.traced_attributes[(target.cls.name, attr)].value  # type: ignore[union-attr]
+            assert held.expr is not None
+            args.append(held.expr)
+            targs.append(c.Decltype(held.expr, decay=True))
+        return c.Launch(
+            c.TemplateId(target.cxx_name, tuple(targs)),
+            self._dim3(options["grid"]),
+            self._dim3(options["block"]),
+            smem,
+            stream,
+            tuple(args),
+        )
+
+    def _extents(self, node: cst.BaseExpression) -> list[tuple[Val, cst.BaseExpression]]:
+        """The 1 to 3 extents of `grid=` / `block=`: a list or tuple written there, or a value
+        holding one (`block = (32, 4, 1)` ... `launch(block=block)`)."""
+        expr = self.lw.substitute(node)
+        if isinstance(expr, (cst.List, cst.Tuple)):
+            items = [(self.lw.lower(e.value), e.value) for e in expr.elements]
+        else:
+            val = self.lw.lower(node)
+            if val.kind.cat is Cat.LITERAL and isinstance(val.kind.value, tuple):
+                items = [(Val(k.literal(v), node=node), node) for v in val.kind.value]
+            elif val.kind.cat is Cat.TUPLE and val.kind.elems:
+                whole = self.lw.materialize(val, False, node)
+                items = [
+                    (Val(kind, c.Call(c.Id("get"), (whole,), (c.Lit(str(i)),)), node=node), node)
+                    for i, kind in enumerate(val.kind.elems)
+                ]
+            else:
+                items = []
+        if not 1 <= len(items) <= 3:
+            raise self.fc.error(
+                node,
+                "bad-launch",
+                "grid/block must be a list or tuple of 1 to 3 values",
+                "e.g. grid=[m, 1, 1]",
+            )
+        return items
+
+    def _dim3(self, node: cst.BaseExpression) -> c.Expr:
+        # Qualified: under nvcc, CUDA's global ::dim3 and bbx::dim3 (via `using namespace bbx`)
+        # would make a plain `dim3` ambiguous.
+        values = (self.lw.materialize(v, False, n) for v, n in self._extents(node))
+        return c.Call(c.Id("bbx::dim3"), tuple(values))
+
+    def _block_threads(self, node: cst.BaseExpression) -> c.CxxType:
+        """`bbx::block_threads_t<X, Y, Z>` of the block extents: literal ints are static."""
+        types: list[c.CxxType | c.Expr] = []
+        for v, n in self._extents(node):
+            if v.kind.cat is Cat.LITERAL and isinstance(v.kind.value, int):
+                types.append(static_int_type(v.kind.value))
+            else:
+                types.append(c.Decltype(self.lw.materialize(v, True, n), decay=True))
+        return c.Type("bbx::block_threads_t", tuple(types))
+
+    def _arg_type(self, arg: cst.BaseExpression, x: c.Expr) -> c.CxxType:
+        if isinstance(arg, cst.Name):
+            var = self.fc.env.lookup(arg.value)
+            if var is not None and var.template_type is not None:
+                return c.Type(var.template_type)
+            if var is not None and var.kind.cat is Cat.TYPE:  # passed as type_c<T>{}
+                return c.Type("type_c", (c.Type(var.cxx),))
+            if var is not None and var.alias is None:
+                return c.Decltype(c.Id(var.cxx))
+        return c.Decltype(x, decay=True)
+
+
+def _element_view(val: Val, whole: c.Expr) -> Val:
+    """`val` as held by the C++ variable `whole`: each C++ element read from it (`get<i>`, or
+    the field of a record), Python-level elements kept."""
+    assert val.items is not None
+    items: list[Val] = []
+    for i, item in enumerate(val.items):
+        if val.fields is not None:
+            part: c.Expr = c.Member(whole, cxx_name(val.fields[i]))
+        else:
+            part = c.Call(c.Id("get"), (whole,), (c.Lit(str(i)),))
+        if item.items is not None:
+            items.append(_element_view(item, part))
+        elif item.kind.cat in _ALIAS_CATS or item.kind.cat is Cat.TYPE:
+            items.append(item)
+        else:
+            items.append(Val(item.kind, part, node=item.node))
+    return dataclasses.replace(val, items=tuple(items), expr=whole)
+
+
+def _python_level(val: Val) -> bool:
+    """A value the DSL keeps in Python while tracing (a literal, a configuration value, a
+    sequence or record of those)."""
+    if val.kind.cat in _ALIAS_CATS or val.kind.cat is Cat.TYPE:
+        return True
+    return val.items is not None and all(_python_level(v) for v in val.items)
+
+
+def _sequence_items(val: Val) -> list[Val] | None:
+    """The elements of a Python sequence known at translation (a literal tuple included)."""
+    if val.items is not None:
+        return list(val.items)
+    if val.kind.cat is Cat.LITERAL and isinstance(val.kind.value, tuple):
+        return [Val(k.literal(v), node=val.node) for v in val.kind.value]
+    return None
+
+
+def _literal_ctype(v: object) -> str:
+    if isinstance(v, bool):
+        return "bool"
+    if isinstance(v, float):
+        return "float"
+    return "int"
+
+
+def _binary_of(op: cst.BaseAugOp) -> cst.BaseBinaryOp:
+    table = {
+        cst.AddAssign: cst.Add, cst.SubtractAssign: cst.Subtract, cst.MultiplyAssign: cst.Multiply,
+        cst.DivideAssign: cst.Divide, cst.FloorDivideAssign: cst.FloorDivide,
+        cst.ModuloAssign: cst.Modulo, cst.LeftShiftAssign: cst.LeftShift,
+        cst.RightShiftAssign: cst.RightShift, cst.BitAndAssign: cst.BitAnd,
+        cst.BitOrAssign: cst.BitOr, cst.BitXorAssign: cst.BitXor,
+    }  # fmt: skip
+    return table[type(op)]()  # type: ignore[abstract]  # the concrete operator classes
+
+
+def _is_docstring(stmt: cst.CSTNode) -> bool:
+    return (
+        isinstance(stmt, cst.SimpleStatementLine)
+        and len(stmt.body) == 1
+        and isinstance(stmt.body[0], cst.Expr)
+        and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+    )
+
+
+__all__ = ["StmtLowerer", "Kind"]
+
+
+def _has_jump(s: cst.If) -> bool:
+    """A `return`, `break` or `continue` in the branches (a lambda could not carry it out)."""
+    return any(
+        isinstance(node, (cst.Return, cst.Break, cst.Continue))
+        for node in walk(s, into_lambdas=False)
+    )

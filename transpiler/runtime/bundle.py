@@ -1,0 +1,327 @@
+"""`bbx build`: one specialization of a `@cute.jit` function (or class) for one target, written as
+a self-contained repro bundle, without running the user's script.
+
+    DIR/<stem>.hip          the generated module
+    DIR/unit.cpp            the specialization unit (templates/specialization.cpp.j2)
+    DIR/include/            a copy of the header library (the commands `-I` only this)
+    DIR/manifest.json       what was built, from what, with which exact commands
+    DIR/repro.sh            reruns those commands from DIR; needs the compiler, not bbx
+    DIR/<outputs>           gfxN: <stem>.<arch>.hsaco (+ the loadable bbx_<...>.so with hipcc);
+                            cuda: <stem>.sm_90.o; cpu: bbx_<...>.so (a loadable specialization
+                            exports the C entry point of bbx/platform/abi.h)
+
+The module is imported with the bbx import hook installed (its top-level Python runs, as on
+`import`; a `__main__` block does not) so that Meta members can be evaluated against its globals
+and, for a class NAME, the object `NAME(**init)` exists.
+
+AMD code objects: `-mcode-object-version=5`. clang-22 defaults to v6 (observed: ELF ABI version
+4), which older ROCm runtimes reject; v5 has been LLVM's and ROCm 6's HIP default (LLVM D129818)
+and is loaded by current runtimes. No `:xnack±`/`:sramecc±` feature is pinned: the code object
+then says "any" for both (`amdhsa.target: amdgcn-amd-amdhsa--gfx942`) and loads in either mode.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import importlib.util
+import inspect
+import json
+import shlex
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from ..paths import include_dir
+from ..targets import toolchain
+from ..translate import FunctionInfo
+from . import jit
+from .argspec import ArgSpec, ArgSpecSyntaxError, ConstexprSpec, StreamSpec, parse
+from .builder import UnitBuild, unit_command
+from .cache import file_sha256
+from .dispatch import dependency_texts, find_host_function, translate_module
+from .source_map import annotate_compiler_output
+from .specialize import SpecializationError, evaluate_meta, render_unit
+from .targets import Target
+
+#: Flags of every AMD device-only build (see the module docstring).
+AMD_DEVICE_FLAGS = ("-mcode-object-version=5", "-DBBX_DEVICE_ONLY_UNIT")
+CUDA_ARCH = "sm_90"
+UNIT = "unit.cpp"
+BUNDLE_INCLUDE = "include"
+
+
+class BuildInputError(ValueError):
+    """A mistake in what `bbx build` was asked to do (one line, no traceback)."""
+
+
+class BuildFailed(RuntimeError):
+    """A compiler command failed; the message holds its output mapped to Python lines."""
+
+
+@dataclass(frozen=True)
+class BuildRequest:
+    source: Path
+    name: str
+    target: Target
+    args: tuple[str, ...]
+    consts: tuple[str, ...] = ()  # "k=v", v a Python literal
+    init: tuple[str, ...] = ()  # "k=v" for a class NAME's __init__
+    output: Path = Path("bbx-build")
+    opt: str = "-O3"
+
+
+@dataclass(frozen=True)
+class Step:
+    command: list[str]
+    outputs: list[str]
+
+
+@dataclass
+class Bundle:
+    directory: Path
+    manifest: dict[str, Any]
+    code_objects: list[Path] = field(default_factory=list)
+
+
+def parse_assignments(items: tuple[str, ...], flag: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for item in items:
+        key, eq, text = item.partition("=")
+        if not eq or not key.strip().isidentifier():
+            raise BuildInputError(f"bbx build: {flag} expects NAME=VALUE, got {item!r}")
+        try:
+            out[key.strip()] = ast.literal_eval(text.strip())
+        except (ValueError, SyntaxError):
+            raise BuildInputError(
+                f"bbx build: {flag} {key.strip()}: {text.strip()!r} is not a Python literal "
+                "(quote strings: --const mode=\"'relu'\")") from None
+    return out
+
+
+def import_module(source: Path) -> Any:
+    """Import the user's module with the bbx import hook (the `cutlass` shim) installed."""
+    from .. import hook
+
+    hook.install()
+    digest = hashlib.sha256(str(source.resolve()).encode()).hexdigest()[:8]
+    name = f"bbx_build_{source.stem}_{digest}"
+    spec = importlib.util.spec_from_file_location(name, source)
+    if spec is None or spec.loader is None:
+        raise BuildInputError(f"bbx build: cannot import {source}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    sys.path.insert(0, str(source.resolve().parent))
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:
+        sys.modules.pop(name, None)
+        raise BuildInputError(
+            f"bbx build: importing {source} raised {type(exc).__name__}: {exc}") from None
+    finally:
+        sys.path.remove(str(source.resolve().parent))
+    return module
+
+
+def resolve_jit(module: Any, info: FunctionInfo, name: str,
+                init: dict[str, Any]) -> tuple[jit.JitFunction, Any]:
+    """(the jit function object, the bound object or None)."""
+    if info.class_name is None:
+        if init:
+            raise BuildInputError(f"bbx build: --init is for a class; {name} is a function")
+        return getattr(module, info.python_name), None
+    cls = getattr(module, info.class_name)
+    try:
+        obj = cls(**init)
+    except Exception as exc:
+        given = ", ".join(f"{k}={v!r}" for k, v in init.items())
+        raise BuildInputError(f"bbx build: {info.class_name}({given}) raised "
+                              f"{type(exc).__name__}: {exc}") from None
+    return inspect.getattr_static(cls, info.python_name), obj
+
+
+def argument_specs(fn: jit.JitFunction, info: FunctionInfo, arg_texts: tuple[str, ...],
+                   consts: dict[str, Any], label: str) -> dict[str, ArgSpec]:
+    """Specs by parameter name in signature order: `--arg` fills the run-time parameters,
+    `--const` (else the Python default) the Constexpr ones; a stream parameter is implicit."""
+    params = [p for i, p in enumerate(fn.signature.parameters.values())
+              if not (i == 0 and fn.is_method)]
+    constexpr = {p.name for p in info.params if p.constexpr}
+    runtime = [p.name for p in params if p.name not in constexpr and p.name != info.stream_param]
+    if len(arg_texts) != len(runtime):
+        raise BuildInputError(
+            f"bbx build: {label} takes {len(runtime)} run-time argument(s) "
+            f"({', '.join(runtime) or 'none'}), got {len(arg_texts)} --arg")
+    unknown = sorted(set(consts) - constexpr)
+    if unknown:
+        raise BuildInputError(
+            f"bbx build: --const {unknown[0]}: {label} has no Constexpr parameter of that name "
+            f"(it has: {', '.join(sorted(constexpr)) or 'none'})")
+    texts = iter(zip(runtime, arg_texts, strict=True))
+    specs: dict[str, ArgSpec] = {}
+    for p in params:
+        if p.name == info.stream_param:
+            specs[p.name] = StreamSpec()
+        elif p.name in constexpr:
+            if p.name in consts:
+                specs[p.name] = ConstexprSpec.of(consts[p.name])
+            elif p.default is not inspect.Parameter.empty:
+                specs[p.name] = ConstexprSpec.of(p.default)
+            else:
+                raise BuildInputError(f"bbx build: Constexpr parameter {p.name} of {label} has "
+                                      f"no default; pass --const {p.name}=VALUE")
+        else:
+            name, text = next(texts)
+            try:
+                specs[p.name] = parse(text)
+            except ArgSpecSyntaxError as exc:
+                raise BuildInputError(f"bbx build: --arg for {name}: bad spec {text!r} at "
+                                      f"column {exc.column}: {exc.what}") from None
+    return specs
+
+
+def _relocated(command: list[str]) -> list[str]:
+    """The command with the header library's `-I` pointing at the bundle's copy."""
+    absolute = f"-I{include_dir()}"
+    return [f"-I{BUNDLE_INCLUDE}" if arg == absolute else arg for arg in command]
+
+
+def build_steps(target: Target, stem: str, label: str, module_name: str,
+                opt: str) -> tuple[list[Step], list[str]]:
+    """(the commands to run in the bundle directory, the AMD code objects they produce); a
+    loadable specialization is `<module_name>.so`."""
+    unit = Path(UNIT)
+    loadable_name = f"{module_name}.so"
+    if target.is_amd:
+        hsaco = f"{stem}.{target.name}.hsaco"
+        device = toolchain.amd_device_command(unit, Path(hsaco), target.name, opt=opt,
+                                              extra_flags=AMD_DEVICE_FLAGS)
+        steps = [Step(_relocated(device), [hsaco])]
+        compiler = toolchain.amd_compiler()
+        if compiler is not None and compiler.family == "hipcc":
+            # With ROCm: also the loadable shared object (the lazy builder's command).
+            loadable = UnitBuild(label, unit, target, opt=opt)
+            steps.insert(0, Step(_relocated(unit_command(loadable, Path(loadable_name))),
+                                 [loadable_name]))
+        return steps, [hsaco]
+    if target.is_cuda:
+        obj = f"{stem}.{CUDA_ARCH}.o"
+        command = toolchain.cuda_command(unit, Path(obj), arch=CUDA_ARCH, opt=opt,
+                                         extra_flags=["-DBBX_DEVICE_ONLY_UNIT"])
+        return [Step(_relocated(command), [obj])], []
+    loadable = UnitBuild(label, unit, target, opt=opt)
+    return [Step(_relocated(unit_command(loadable, Path(loadable_name))), [loadable_name])], []
+
+
+def compiler_version(target: Target) -> str:
+    """The compiler's path and the first line of its `--version`, for the manifest."""
+    if target.is_cpu:
+        path = toolchain.host_compiler().path
+    else:
+        found = toolchain.cuda_compiler() if target.is_cuda else toolchain.amd_compiler()
+        path = found.path if found else ("nvcc" if target.is_cuda else "hipcc")
+    try:
+        out = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=60)
+        return f"{path} {(out.stdout or out.stderr).strip().splitlines()[0]}"
+    except (OSError, subprocess.SubprocessError, IndexError):
+        return f"{path} (version unknown)"
+
+
+def _copy_headers(directory: Path) -> None:
+    target = directory / BUNDLE_INCLUDE
+    if target.exists():
+        shutil.rmtree(target)
+    shutil.copytree(include_dir(), target,
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+
+
+def _repro_script(steps: list[Step]) -> str:
+    lines = ["#!/bin/sh", "# Rebuilds this bundle's outputs with the exact commands bbx ran.",
+             "# Needs only the compiler named below; the header library is the copy in",
+             "# ./include.",
+             "set -eu", 'cd "$(dirname "$0")"']
+    lines += [shlex.join(step.command) for step in steps]
+    return "\n".join(lines) + "\n"
+
+
+def _run(step: Step, directory: Path, generated: dict[str, Path], label: str,
+         target: Target) -> None:
+    try:
+        proc = subprocess.run(step.command, cwd=directory, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True)
+    except OSError as exc:
+        raise BuildFailed(f"bbx build: cannot run {step.command[0]}: {exc}") from None
+    if proc.returncode != 0:
+        raise BuildFailed(f"bbx build: building {label} for {target.name} failed:\n"
+                          f"{annotate_compiler_output(proc.stdout, generated)}")
+
+
+def build(request: BuildRequest) -> Bundle:
+    source = request.source
+    if not source.is_file():
+        raise BuildInputError(f"bbx build: no such file: {source}")
+    translation = translate_module(str(source))
+    info = find_host_function(translation, request.name)
+    consts = parse_assignments(request.consts, "--const")
+    init = parse_assignments(request.init, "--init")
+    label = f"{source.name}:{request.name}"
+    module = import_module(source)
+    fn, bound_self = resolve_jit(module, info, request.name, init)
+    specs = argument_specs(fn, info, request.args, consts, label)
+    scope = {"self": bound_self} if bound_self is not None else {}
+    scope |= {n: s.value for n, s in specs.items() if isinstance(s, ConstexprSpec)}
+    # As the dispatcher does: run-time arguments stand for themselves (their spec, never None),
+    # so that Meta members such as `mW is not None` evaluate.
+    scope |= {n: s for n, s in specs.items() if not isinstance(s, ConstexprSpec)}
+    python_fn = inspect.unwrap(fn.__wrapped__)
+    try:
+        meta_values = evaluate_meta(info.all_meta, getattr(python_fn, "__globals__", {}), scope)
+        stem = source.stem
+        hip_name = f"{stem}.hip"
+        arguments = ", ".join(f"{n}: {s}" for n, s in specs.items())
+        unit = render_unit(translation, info, hip_name, meta_values, specs, request.target.name,
+                           f"{label}({arguments})")
+    except SpecializationError as exc:
+        raise BuildInputError(f"bbx build: {label}: {exc}") from None
+
+    directory = request.output
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / hip_name).write_text(translation.text or "")
+    generated = {hip_name: directory / hip_name}
+    for name, text in dependency_texts(translation).items():
+        generated[name] = directory / name
+        generated[name].write_text(text)
+    (directory / UNIT).write_text(unit.text)
+    _copy_headers(directory)
+    steps, code_objects = build_steps(request.target, stem, label, unit.module_name,
+                                     request.opt)
+    (directory / "repro.sh").write_text(_repro_script(steps))
+    (directory / "repro.sh").chmod(0o755)
+    for step in steps:
+        _run(step, directory, generated, label, request.target)
+
+    manifest: dict[str, Any] = {
+        "bbx_version": __version__,
+        "source": {"path": str(source), "sha256": file_sha256(source)},
+        "function": request.name,
+        "init": {k: repr(v) for k, v in init.items()},
+        "args": [{"name": n, "spec": str(s)} for n, s in specs.items()],
+        "consts": {n: s.key for n, s in specs.items() if isinstance(s, ConstexprSpec)},
+        "target": request.target.name,
+        "compiler": compiler_version(request.target),
+        "header_library": BUNDLE_INCLUDE,
+        "commands": [step.command for step in steps],
+        "cwd": ".",
+        "outputs": [o for step in steps for o in step.outputs],
+        "code_objects": code_objects,
+        "generated": hip_name,
+        "unit": UNIT,
+    }
+    if request.target.is_amd:
+        manifest["code_object_version"] = 5
+    (directory / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+    return Bundle(directory, manifest, [directory / c for c in code_objects])

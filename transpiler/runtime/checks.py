@@ -1,0 +1,54 @@
+"""The checked mode of a call (`BBX_CHECK_ARGS=1`): facts that no single argument shows.
+
+Always checked, before any launch, on every target (argspec.validate / the C launcher): each
+argument against its specialization — dtype, rank, device, static extents and strides,
+divisibilities, alignment, and whether its offsets fit the specialization's index width.
+
+Checked only with `BBX_CHECK_ARGS=1` (read when a specialization is loaded), before the launch:
+shape agreement — the tensors that the specialization's kernels index with one shape (a
+`ShapeGroup`, found by `shape_groups.infer`) must have equal extents. A mismatch is an
+ArgumentError naming the arguments and their shapes.
+
+Not checked by either: whether a kernel stays inside its tensors in any other way (indices
+computed from scalar arguments, tensors of different shapes indexed by hand). On the CPU
+simulator `BBX_SIM_CHECK=1` checks every global access against the tensors' bounds at run time.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from .argspec import ArgumentError
+
+
+@dataclass(frozen=True)
+class ShapeGroup:
+    """Tensor parameters that a specialization's kernels index with one shape."""
+
+    params: tuple[str, ...]
+    why: str  # e.g. "partitioned with one tiler `tiler_mn` (elementwise_add.py:79)"
+
+
+def check_args_enabled() -> bool:
+    value = os.environ.get("BBX_CHECK_ARGS", "")
+    return value not in ("", "0")
+
+
+def _shape(value: Any) -> tuple[int, ...] | None:
+    tensor = getattr(value, "bbx_torch_tensor", value)
+    shape = getattr(tensor, "shape", None)
+    return None if shape is None else tuple(int(n) for n in shape)
+
+
+def check_shape_groups(groups: tuple[ShapeGroup, ...], values: dict[str, Any]) -> None:
+    """Raise ArgumentError when the tensors of a group do not all have one shape."""
+    for group in groups:
+        shapes = {name: _shape(values[name]) for name in group.params if name in values}
+        if len({s for s in shapes.values() if s is not None}) > 1:
+            listed = ", ".join(f"'{n}' {list(s) if s is not None else '?'}"
+                               for n, s in shapes.items())
+            raise ArgumentError(
+                f"bbx: BBX_CHECK_ARGS: arguments {listed} must have one shape: the kernels "
+                f"index them with one shape ({group.why})")

@@ -1,65 +1,177 @@
-"""RMSNorm forward: y[r, :] = x[r, :] * rsqrt(mean(x[r, :]^2) + eps) * w, one block per row.
+"""RMSNorm forward: y[r, :] = x[r, :] * rsqrt(mean(x[r, :]^2) + eps) * w.
 
-Each thread holds its share of the row in registers (128-bit vector loads, predicated on the
-ragged right edge); the sum of squares is reduced per warp with butterfly shuffles and across
-warps through a small shared-memory buffer. The width is a run-time value: one build serves
-every width up to `max_n`.
+The launch shape follows the row width n (a constructor argument) and the element type (read
+from the tensors); every choice below is a Python value when the kernel is traced:
+
+* vector width: 128-bit accesses (8 bf16 or 4 f32 elements), narrower when n is not a multiple
+  of 128 bits (the rows' starts are then not 128-bit aligned);
+* threads per row: n / 32, so that each thread keeps 32 values of the row in registers; a power
+  of two up to a warp (the row's sum is a few butterfly shuffles inside the warp, and a block of
+  128 threads takes several rows), then whole warps (their partial sums meet in shared memory);
+* up to max_threads * 32 columns (32768 with the defaults) the whole row stays in registers and
+  x is read once. Wider rows are looped over in tiles of 16 values per thread: a first pass
+  sums x^2 tile by tile and keeps the first tiles in shared memory (as many as
+  `smem_cache_bytes` holds), a second pass reads the other tiles again — most recently read
+  first, so that they come from L2 — then the cached ones, and writes y.
+
+Why (NVIDIA H100: 132 SMs, each 64K registers, 228 KB of shared memory, 2048 threads; a
+memory-bound kernel needs some 20 KB of loads in flight per SM). A thread holding 32 values
+issues 4 (bf16) or 8 (f32) 16-byte loads at once and needs 55-63 registers (ptxas -v, sm_90), so
+an SM runs about 1000 threads: at 1024 columns 9 blocks of 4 rows (36 rows, 72 KB bf16 in
+flight), at 8192 4 rows of 16 KB, at 32768 one 1024-thread row of 64 KB (bf16) or 128 KB
+(f32). Past that no register file holds a row (bf16 131072 = 256 KB): with 16 values per thread
+a looped block needs 40-48 registers, one 1024-thread block per SM keeps 192 KB of its row in
+shared memory and reads the rest again from L2.
 
 Run: python samples/rmsnorm.py [--rows 8] [--n 1000,4096] [--dtype f32|bf16]
+     python samples/rmsnorm.py --bench [--dtype bf16] [--shapes 4096x32768,...]   (GPU)
 """
 
 import argparse
-import operator
+import math
+from typing import Any
 
 import cutlass
 import cutlass.cute as cute
 import cutlass.utils
 from cutlass.cute.runtime import from_dlpack
 
+#: Values of its row that a thread holds in registers at a time (as f32) when the whole row fits
+#: in max_threads threads: with the weight, addresses and predicates this stays within 64
+#: registers (ptxas, sm_90), so that 1024-thread blocks fit the 64K registers of an SM.
+VALUES_PER_THREAD = 32
+#: The same for rows looped over in tiles: fewer, so that pass 2 (x and the weight/bias of a
+#: tile) stays within 64 registers too, and the shared-memory cache is filled in finer steps
+#: (bf16 tiles of 32 KB, f32 tiles of 64 KB at 1024 threads).
+LOOPED_VALUES_PER_THREAD = 16
+#: Threads per block at least: short rows are packed several to a block.
+MIN_BLOCK_THREADS = 128
+#: The shapes timed by --bench (M x n).
+BENCH_SHAPES = "32768x8192,16384x4096,65536x1024,4096x32768,2048x131072"
+
 
 class RMSNorm:
-    """RMSNorm over the last dimension of a row-major (M, N) tensor, N <= max_n."""
+    """RMSNorm over the last dimension of a row-major (M, n) tensor; the weight is a (1, n)
+    tensor of the same type. The row tensors must be n wide (n is static in their type)."""
 
-    def __init__(self, max_n: int = 16384, threads: int = 256):
-        self.max_n = max_n
-        self.threads = threads
-        self.num_warps = threads // 32
+    def __init__(self, n: int = 8192, max_threads: int = 1024, smem_cache_bytes: int = 192 * 1024):
+        # Threads per row: enough for n / VALUES_PER_THREAD values each; a power of two up to a
+        # warp, then whole warps. Rows that would need more than max_threads are looped over in
+        # tiles of LOOPED_VALUES_PER_THREAD values per thread.
+        values_per_thread = VALUES_PER_THREAD
+        threads_needed = math.ceil(n / VALUES_PER_THREAD)
+        if threads_needed <= 32:
+            threads_per_row = 1 << math.ceil(math.log2(threads_needed))
+        elif threads_needed <= max_threads:
+            threads_per_row = math.ceil(threads_needed / 32) * 32
+        else:
+            threads_per_row = max_threads
+            values_per_thread = LOOPED_VALUES_PER_THREAD
+        rows_per_block = max(1, MIN_BLOCK_THREADS // threads_per_row)
+        warps_per_row = max(1, threads_per_row // 32)
+
+        self.threads_per_row = int(threads_per_row)
+        self.rows_per_block = int(rows_per_block)
+        self.threads = int(rows_per_block * threads_per_row)
+        self.warps_per_row = int(warps_per_row)
+        self.shuffle_steps = int(math.log2(min(threads_per_row, 32)))
+        # A row is processed in `tiles` tiles of tile_n columns (1: the whole row in registers).
+        self.tile_n = int(threads_per_row * values_per_thread)
+        self.tiles = int(math.ceil(n / (threads_per_row * values_per_thread)))
+        # The largest power of two (up to 16) dividing n: every row start is aligned to it.
+        self.n_align = int(math.gcd(n, 16))
+        # Shared memory for looped rows (Hopper: 227 KB per block; AMD gfx942: 64 KB).
+        self.smem_cache_bytes = int(smem_cache_bytes)
+        # Reduction buffer: (rows_per_block, warps_per_row) floats, 16-byte aligned.
+        self.reduction_bytes = int(-(-rows_per_block * warps_per_row * 4 // 16) * 16)
 
     @cute.jit
     def __call__(self, mY: cute.Tensor, mX: cute.Tensor, mW: cute.Tensor, eps: cutlass.Float32):
-        m, _ = mX.shape
-        vec = 128 // mX.element_type.width  # elements per 128-bit access
-        thr_layout = cute.make_layout((1, self.threads), stride=(self.threads, 1))
-        val_layout = cute.make_layout((1, vec), stride=(vec, 1))
+        # Vector width: 128-bit accesses, narrower when n (hence a row start) is not a multiple
+        # of 128 bits.
+        width = mX.element_type.width
+        vec = min(128 // width, self.n_align)
         atom = cute.make_copy_atom(
-            cute.nvgpu.CopyUniversalOp(), mX.element_type, num_bits_per_copy=128
+            cute.nvgpu.CopyUniversalOp(), mX.element_type, num_bits_per_copy=vec * width
         )
-        tiled_copy = cute.make_tiled_copy_tv(atom, thr_layout, val_layout)
-        idX = cute.make_identity_tensor(mX.shape)
-        self.kernel(mY, mX, mW, idX, tiled_copy, eps).launch(
-            grid=[m, 1, 1], block=[self.threads, 1, 1], smem=self.num_warps * 4
+        # Consecutive threads of a row take consecutive vectors (coalesced); each thread repeats
+        # that pattern across the tile.
+        tiled_copy = cute.make_tiled_copy_tv(
+            atom, cute.make_layout(self.threads_per_row), cute.make_layout(vec)
+        )
+        # Looped rows: tiles kept in shared memory between the passes (the kernel computes the
+        # same number). The last tile is always read again from global memory: it was read just
+        # before, so it is in L2.
+        tile_bytes = self.rows_per_block * self.tile_n * width // 8
+        cached_tiles = min(self.tiles - 1, self.smem_cache_bytes // tile_bytes)
+        self.kernel(mY, mX, mW, eps, tiled_copy).launch(
+            grid=[cute.ceil_div(mX.shape[0], self.rows_per_block), 1, 1],
+            block=[self.threads, 1, 1],
+            smem=self.reduction_bytes + cached_tiles * tile_bytes,
         )
 
     @cute.jit
-    def warp_reduce(self, val: cutlass.Float32, op: cutlass.Constexpr):
-        for i in cutlass.range_constexpr(5):
-            val = op(val, cute.arch.shuffle_sync_bfly(val, offset=1 << i))
+    def row_sum(self, val: cutlass.Float32, buf: cute.Tensor):
+        """The sum of `val` over the threads of each row: butterfly shuffles inside the warp (the
+        threads of a row are consecutive lanes), then, for rows of several warps, the warps'
+        partial sums through shared memory (`buf`: rows_per_block x warps_per_row)."""
+        for i in cutlass.range_constexpr(self.shuffle_steps):
+            val = val + cute.arch.shuffle_sync_bfly(val, offset=1 << i)
+        if cutlass.const_expr(self.warps_per_row > 1):
+            warp = cute.arch.warp_idx()
+            if cute.arch.lane_idx() == 0:
+                buf[warp // self.warps_per_row, warp % self.warps_per_row] = val
+            cute.arch.sync_threads()
+            val = cutlass.Float32(0.0)
+            for w in cutlass.range_constexpr(self.warps_per_row):
+                val = val + buf[warp // self.warps_per_row, w]
         return val
 
     @cute.jit
-    def block_reduce(
-        self, val: cutlass.Float32, op: cutlass.Constexpr, buf: cute.Tensor, init: cutlass.Float32
+    def vector_predicate(self, thr_copy: cute.ThrCopy, cT: cute.Tensor, shape: cute.Shape):
+        """One predicate per vector access of this thread's share of a coordinate tile. The DSL's
+        copy takes predicates shaped like the partition without the atom's own values:
+        (ATOM_REST, REST...) = (1, vectors)."""
+        tTcT = thr_copy.partition_S(cT)
+        tTpT = cute.make_rmem_tensor(
+            (cute.size(tTcT, mode=[0, 1]), cute.size(tTcT, mode=[1])), cutlass.Boolean
+        )
+        for i in cutlass.range_constexpr(cute.size(tTpT, mode=[1])):
+            # (row, column) of the vector's first element, inside the tensor's (M, N)?
+            tTpT[0, i] = cute.elem_less(tTcT[0, i], shape)
+        return tTpT
+
+    @cute.jit
+    def load_tile(
+        self, tiled_copy: cute.TiledCopy, thr_copy: cute.ThrCopy, gT: cute.Tensor,
+        tTpT: cute.Tensor,
     ):
-        lane = cute.arch.lane_idx()
-        warp = cute.arch.warp_idx()
-        val = self.warp_reduce(val, op)
-        if lane == 0:
-            buf[warp] = val
-        cute.arch.sync_threads()
-        block_val = init
-        if lane < self.num_warps:
-            block_val = buf[lane]
-        return self.warp_reduce(block_val, op)
+        """This thread's share of a row tile in registers, 0 where its predicate is off."""
+        tTgT = thr_copy.partition_S(gT)
+        tTrT = cute.make_fragment_like(tTgT)
+        tTrT.fill(0.0)
+        # One branch per vector (what cute.copy(tiled_copy, tTgT, tTrT, pred=tTpT) means): the
+        # skipped vectors stay the constant fill in registers. (As a predicated copy into a
+        # register fragment, bbx's AMD code keeps the fragment in scratch memory.)
+        for i in cutlass.range_constexpr(cute.size(tTpT, mode=[1])):
+            if tTpT[0, i]:
+                cute.copy(tiled_copy, tTgT[None, i], tTrT[None, i])
+        return tTrT
+
+    @cute.jit
+    def store_tile(
+        self, tiled_copy: cute.TiledCopy, thr_copy: cute.ThrCopy, tXrX: cute.Tensor,
+        rstd: cutlass.Float32, gW: cute.Tensor, gY: cute.Tensor, tTpT: cute.Tensor,
+    ):
+        """y = x * rstd * w for this thread's share of a row tile (x: tXrX). The weight is read
+        here, after the reduction (every row shares it, so it comes from cache), rather than
+        kept in registers beside x."""
+        tWrW = self.load_tile(tiled_copy, thr_copy, gW, tTpT)
+        tYgY = thr_copy.partition_D(gY)
+        tYrY = cute.make_fragment_like(tYgY)
+        y = tXrX.load().to(cutlass.Float32) * rstd * tWrW.load().to(cutlass.Float32)
+        tYrY.store(y.to(tYrY.element_type))
+        cute.copy(tiled_copy, tYrY, tYgY, pred=tTpT)
 
     @cute.kernel
     def kernel(
@@ -67,52 +179,122 @@ class RMSNorm:
         mY: cute.Tensor,
         mX: cute.Tensor,
         mW: cute.Tensor,
-        idX: cute.Tensor,
-        tiled_copy: cute.TiledCopy,
         eps: cutlass.Float32,
+        tiled_copy: cute.TiledCopy,
     ):
         tidx, _, _ = cute.arch.thread_idx()
         bidx, _, _ = cute.arch.block_idx()
-        n = mX.shape[1]
+        row_in_block = tidx // self.threads_per_row
+        row = bidx * self.rows_per_block + row_in_block
+        thr_copy = tiled_copy.get_slice(tidx % self.threads_per_row)
 
         smem = cutlass.utils.SmemAllocator()
         reduction_buffer = smem.allocate_tensor(
-            cutlass.Float32, cute.make_layout(self.num_warps), byte_alignment=16
+            cutlass.Float32,
+            cute.make_layout((self.rows_per_block, self.warps_per_row)),
+            byte_alignment=16,
         )
 
-        tiler = (1, self.max_n)
-        gX = cute.local_tile(mX, tiler, (bidx, 0))
-        gY = cute.local_tile(mY, tiler, (bidx, 0))
-        gW = cute.local_tile(mW, tiler, (0, 0))
-        cX = cute.local_tile(idX, tiler, (bidx, 0))
+        # This thread's row of x, y, w and of the (row, column) coordinates, as (tile_n, tiles).
+        # Rows past the end (the last block's) are predicated off like columns past n.
+        idX = cute.make_identity_tensor(mX.shape)
+        gX = cute.local_tile(mX[row, None], (self.tile_n,), (None,))
+        gY = cute.local_tile(mY[row, None], (self.tile_n,), (None,))
+        gW = cute.local_tile(mW[0, None], (self.tile_n,), (None,))
+        cX = cute.local_tile(idX[row, None], (self.tile_n,), (None,))
+        n = mX.shape[1]
 
-        thr_copy = tiled_copy.get_slice(tidx)
-        tXgX = thr_copy.partition_S(gX)
-        tXgW = thr_copy.partition_S(gW)
-        tXgY = thr_copy.partition_D(gY)
-        tXcX = thr_copy.partition_S(cX)
+        if cutlass.const_expr(self.tiles == 1):
+            # The whole row in registers: x is read once.
+            tXpX = self.vector_predicate(thr_copy, cX[None, 0], mX.shape)
+            tXrX = self.load_tile(tiled_copy, thr_copy, gX[None, 0], tXpX)
+            x = tXrX.load().to(cutlass.Float32)
+            sum_sq = self.row_sum((x * x).reduce(cute.ReductionOp.ADD, 0.0, 0), reduction_buffer)
+            rstd = cute.math.rsqrt(sum_sq / n + eps, fastmath=True)
+            self.store_tile(tiled_copy, thr_copy, tXrX, rstd, gW[None, 0], gY[None, 0], tXpX)
+        else:
+            # The first `cached_tiles` tiles of each row stay in shared memory between the
+            # passes (as in __call__). Each thread reads back only what it wrote: no barrier.
+            tile_bytes = self.rows_per_block * self.tile_n * mX.element_type.width // 8
+            cached_tiles = min(self.tiles - 1, self.smem_cache_bytes // tile_bytes)
+            if cutlass.const_expr(cached_tiles > 0):
+                sX = smem.allocate_tensor(
+                    mX.element_type,
+                    cute.make_layout((self.tile_n, cached_tiles, self.rows_per_block)),
+                    byte_alignment=16,
+                )
+            # Pass 1: the sum of squares, tile by tile.
+            sum_sq = cutlass.Float32(0.0)
+            for t in cutlass.range(self.tiles, unroll=1):
+                tXpX = self.vector_predicate(thr_copy, cX[None, t], mX.shape)
+                tXrX = self.load_tile(tiled_copy, thr_copy, gX[None, t], tXpX)
+                if cutlass.const_expr(cached_tiles > 0):
+                    if t < cached_tiles:
+                        cute.autovec_copy(tXrX, thr_copy.partition_D(sX[None, t, row_in_block]))
+                x = tXrX.load().to(cutlass.Float32)
+                sum_sq = sum_sq + (x * x).reduce(cute.ReductionOp.ADD, 0.0, 0)
+            row_sum_sq = self.row_sum(sum_sq, reduction_buffer)
+            rstd = cute.math.rsqrt(row_sum_sq / n + eps, fastmath=True)
+            # Pass 2. First the tiles not kept in shared memory, the last one first: the tiles
+            # read last in pass 1 are the likeliest to be still in L2.
+            for i in cutlass.range(self.tiles - cached_tiles, unroll=1):
+                t = self.tiles - 1 - i
+                tXpX = self.vector_predicate(thr_copy, cX[None, t], mX.shape)
+                tXrX = self.load_tile(tiled_copy, thr_copy, gX[None, t], tXpX)
+                self.store_tile(tiled_copy, thr_copy, tXrX, rstd, gW[None, t], gY[None, t], tXpX)
+            # Then the tiles kept in shared memory.
+            if cutlass.const_expr(cached_tiles > 0):
+                for t in cutlass.range(cached_tiles, unroll=1):
+                    tXpX = self.vector_predicate(thr_copy, cX[None, t], mX.shape)
+                    tXrX = cute.make_fragment_like(thr_copy.partition_S(gX[None, t]))
+                    cute.autovec_copy(thr_copy.partition_D(sX[None, t, row_in_block]), tXrX)
+                    self.store_tile(
+                        tiled_copy, thr_copy, tXrX, rstd, gW[None, t], gY[None, t], tXpX
+                    )
 
-        # Predicate the ragged right edge: only columns < n are read or written.
-        tXpX = cute.make_rmem_tensor(tXcX.shape, cutlass.Boolean)
-        for i in range(cute.size(tXpX)):
-            tXpX[i] = cute.elem_less(tXcX[i], mX.shape)
 
-        tXrX = cute.make_fragment_like(tXgX)
-        tXrW = cute.make_fragment_like(tXgW)
-        tXrX.fill(0.0)
-        tXrW.fill(0.0)
-        cute.copy(tiled_copy, tXgX, tXrX, pred=tXpX)
-        cute.copy(tiled_copy, tXgW, tXrW, pred=tXpX)
+def row_major(t: Any) -> Any:
+    """A row-major (M, n) torch tensor as the kernel takes it: n static, M dynamic. Every row
+    then starts as aligned as n allows, which is what lets the kernel use vector accesses."""
+    return from_dlpack(t, assumed_align=16).mark_compact_shape_dynamic(mode=0, stride_order=(0, 1))
 
-        x = tXrX.load().to(cutlass.Float32)
-        sum_sq = (x * x).reduce(cute.ReductionOp.ADD, 0.0, 0)
-        sum_sq = self.block_reduce(sum_sq, operator.add, reduction_buffer, 0.0)
-        rstd = cute.math.rsqrt(sum_sq / n + eps, fastmath=True)
 
-        y = x * rstd * tXrW.load().to(cutlass.Float32)
-        tXrY = cute.make_fragment_like(tXrX)
-        tXrY.store(y.to(mY.element_type))
-        cute.copy(tiled_copy, tXrY, tXgY, pred=tXpX)
+def bench(args: argparse.Namespace) -> None:
+    """GB/s of the kernel, of torch's rms_norm and of a device copy for each M x n of
+    --shapes (bytes read plus bytes written; cute.testing.benchmark: CUDA events)."""
+    for shape in args.shapes.split(","):
+        m, n = (int(d) for d in shape.split("x"))
+        bench_shape(args, m, n)
+
+
+def bench_shape(args: argparse.Namespace, m: int, n: int) -> None:
+    import cutlass.cute.testing as testing
+    import torch
+    import torch.nn.functional as F
+
+    dtype = {"f32": torch.float32, "bf16": torch.bfloat16}[args.dtype]
+    eps = 1e-6
+    x = torch.randn(m, n, dtype=dtype, device="cuda")
+    w = torch.randn(n, dtype=dtype, device="cuda")
+    y = torch.empty_like(x)
+    tY, tX, tW = row_major(y), row_major(x), from_dlpack(w.view(1, n), assumed_align=16)
+    op = RMSNorm(n, args.max_threads, args.smem_cache_kb * 1024)
+    compiled = cute.compile(op, tY, tX, tW, cutlass.Float32(eps))
+    compiled(tY, tX, tW, cutlass.Float32(eps))
+    torch.testing.assert_close(y, F.rms_norm(x, (n,), w, eps), rtol=2e-2, atol=2e-2)
+    no_args = testing.JitArguments()
+    kernel_args = testing.JitArguments(tY, tX, tW, cutlass.Float32(eps))
+    us = {
+        "bbx": testing.benchmark(compiled, kernel_arguments=kernel_args),
+        "torch": testing.benchmark(lambda: F.rms_norm(x, (n,), w, eps),
+                                   kernel_arguments=no_args),  # fmt: skip
+        "copy": testing.benchmark(lambda: y.copy_(x), kernel_arguments=no_args),
+    }
+    op_bytes = 2 * x.nbytes + w.nbytes
+    moved = {"bbx": op_bytes, "torch": op_bytes, "copy": 2 * x.nbytes}
+    gbs = {k: moved[k] / t / 1e3 for k, t in us.items()}
+    shares = (f"{k} {v:.0f} GB/s ({100 * v / gbs['copy']:.1f}%)" for k, v in gbs.items())
+    print(f"rmsnorm {args.dtype} {m}x{n}: " + ", ".join(shares))
 
 
 def main() -> None:
@@ -123,28 +305,29 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rows", type=int, default=8)
-    parser.add_argument("--n", default="1000", help="comma-separated widths (one build)")
+    parser.add_argument("--n", default="1000", help="comma-separated row widths (one build each)")
     parser.add_argument("--dtype", choices=["f32", "bf16"], default="f32")
-    parser.add_argument("--max-n", type=int, default=16384, help="widest row (the tile)")
+    parser.add_argument("--max-threads", type=int, default=1024, help="threads per row at most")
+    parser.add_argument("--smem-cache-kb", type=int, default=192, help="looped rows: smem cache")
+    parser.add_argument("--bench", action="store_true", help="time --shapes (needs a GPU)")
+    parser.add_argument("--shapes", default=BENCH_SHAPES, help="comma-separated MxN for --bench")
     args = parser.parse_args()
+    if args.bench:
+        bench(args)
+        return
     dtype = {"f32": torch.float32, "bf16": torch.bfloat16}[args.dtype]
     tol = {"f32": (1e-5, 1e-5), "bf16": (2e-2, 2e-2)}[args.dtype]
 
-    op = RMSNorm(max_n=args.max_n)
-    compiled = None
     for n in (int(w) for w in args.n.split(",")):
         x = torch.randn(args.rows, n, dtype=dtype, device=device)
         w = torch.randn(n, dtype=dtype, device=device)
         y = torch.full_like(x, float("nan"))  # poisoned: every element must be written
         eps = 1e-6
-        tY, tX = (
-            from_dlpack(t, assumed_align=16).mark_layout_dynamic(leading_dim=1) for t in (y, x)
-        )
-        tW = from_dlpack(w.view(1, n), assumed_align=16).mark_layout_dynamic(leading_dim=1)
-        if compiled is None:
-            compiled = cute.compile(op, tY, tX, tW, cutlass.Float32(eps))
+        tY, tX, tW = row_major(y), row_major(x), from_dlpack(w.view(1, n), assumed_align=16)
+        op = RMSNorm(n, args.max_threads, args.smem_cache_kb * 1024)
+        compiled = cute.compile(op, tY, tX, tW, cutlass.Float32(eps))
         compiled(tY, tX, tW, cutlass.Float32(eps))
-        ref = F.rms_norm(x.float(), (n,), w.float(), eps).to(dtype)
+        ref = F.rms_norm(x.double(), (n,), w.double(), eps).to(dtype)
         torch.testing.assert_close(y, ref, rtol=tol[0], atol=tol[1])
         print(f"rmsnorm {args.dtype} {args.rows}x{n}: ok")
     print("PASS")

@@ -8,7 +8,7 @@ using namespace bbx;
 
 // elementwise_add.py:15  def elementwise_add_kernel(gA, gB, gC, cC, shape, thr_layout, val_layout)
 template <class Meta, class MaxThreads, class TensorA, class TensorB, class TensorC, class TensorC2, class Shape, class ThrLayout, class ValLayout>
-BBX_GLOBAL BBX_LAUNCH_BOUNDS(MaxThreads) void elementwise_add_kernel(TensorA gA, TensorB gB, TensorC gC, TensorC2 cC, Shape shape, ThrLayout thr_layout, ValLayout val_layout) {
+BBX_GLOBAL BBX_LAUNCH_BOUNDS(MaxThreads) void elementwise_add_kernel(TensorA gA, TensorB gB, TensorC gC, TensorC2 cC, Shape shape_, ThrLayout thr_layout, ValLayout val_layout) {
   // elementwise_add.py:24  tidx, _, _ = cute.arch.thread_idx()
   [[maybe_unused]] auto [tidx, _u0, _u1] = arch::thread_idx();
   // elementwise_add.py:25  bidx, _, _ = cute.arch.block_idx()
@@ -60,7 +60,7 @@ BBX_GLOBAL BBX_LAUNCH_BOUNDS(MaxThreads) void elementwise_add_kernel(TensorA gA,
   // elementwise_add.py:55  for i in range(cute.size(frgPred)):
   for (int i = 0; i < size(frgPred); ++i) {
     // elementwise_add.py:56  frgPred[i] = cute.elem_less(thrCrd[i], shape)
-    frgPred(i) = elem_less(thrCrd(i), shape);
+    frgPred(i) = elem_less(thrCrd(i), shape_);
   }
   // elementwise_add.py:58  cute.copy(copy_atom_load, thrA, frgA, pred=frgPred)
   copy(copy_atom_load, thrA, frgA, frgPred);

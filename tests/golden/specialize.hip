@@ -86,7 +86,7 @@ void specialize(TensorX mX, TensorY mY, float bias, Mode mode, Passes passes, St
   // specialize.py:74  gY = cute.zipped_divide(mY, tiler=(elems_per_block(THREADS, VEC),))
   auto gY = zipped_divide(mY, make_tile(typename Meta::elems_per_block_THREADS_VEC{}));
   // specialize.py:75  specialize_kernel(gX, gY, mode, passes, bias).launch(grid=[cute.size(gX, mode=[1]), 1, 1], block=[THREADS, 1, 1])
-  launch(specialize_kernel<Meta, bbx::block_threads_t<std::decay_t<decltype(_128{})>, bbx::Int<1>, bbx::Int<1>>, decltype(gX), decltype(gY), Mode, Passes>,
+  launch(specialize_kernel<Meta, bbx::block_threads_t<bbx::Int<128>, bbx::Int<1>, bbx::Int<1>>, decltype(gX), decltype(gY), Mode, Passes>,
          bbx::dim3(size<1>(gX), 1, 1), bbx::dim3(128, 1, 1),
          /*smem=*/0, stream, gX, gY, mode, passes, bias);
 }

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bbx.amd import occupancy
+from bbx.targets.amd import occupancy
 
 from .conftest import ARCHS, CASES, Built, Case, bbx
 

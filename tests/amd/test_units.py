@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from bbx import build_bundle, toolchain
-from bbx.amd import codeobject, isa_mix, occupancy
+from bbx.runtime import bundle as build_bundle
 from bbx.runtime.targets import Target
+from bbx.targets import toolchain
+from bbx.targets.amd import codeobject, isa_mix, occupancy
 
 
 @pytest.mark.parametrize(("arch", "vgpr", "sgpr", "lds", "wg", "waves", "by"), [

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 USER_MODULE = '''
 import cutlass
@@ -97,7 +98,7 @@ print(json.dumps(out))
 '''
 
 
-def _run(tmp_path: Path, env_extra: dict[str, str] | None = None) -> dict[str, object]:
+def _run(tmp_path: Path, env_extra: dict[str, str] | None = None) -> dict[str, Any]:
     (tmp_path / "user_mod.py").write_text(USER_MODULE)
     (tmp_path / "driver.py").write_text(textwrap.dedent(DRIVER))
     env = {**os.environ, "PYTHONPATH": str(tmp_path), **(env_extra or {})}
@@ -118,14 +119,14 @@ def test_hook_serves_shim_and_records_dsl_modules(tmp_path: Path) -> None:
     assert out["installed_dispatcher"] == "Dispatcher"  # import bbx.hook routes jit calls
     assert out["no_dispatcher"].startswith("bbx: no dispatcher installed")
     assert out["call"] == ["n", "s", "x"]
-    assert out["warnings"] == [
-        "bbx: cute.compile options ['--generate-line-info'] are not supported and are ignored"]
+    assert out["warnings"] == []  # an option without effect on the result: accepted silently
     assert out["compiled_call"] == ["n", "s", "x"]
     assert out["mismatch"] == ["ArgumentError", "bbx: argument 'x' does not match its "
                                "specialization f32[8,32]:stride(32,1):cpu: extent of mode 1 is "
                                "16, expected 32; stride of mode 0 is 16, expected stride 32"]
     assert "called from host Python" in out["kernel_call"]
-    assert "cutlass.cute.make_layout is part of the CuTe DSL" in out["device_only"]
+    assert "driver.py:40:5: error: 'cutlass.cute.make_layout' was called from host Python" in \
+        out["device_only"]
     assert out["numeric"] == ["Float32(1.100000023841858)", "Int8(-56)", "Uint8(255)", 32, True,
                               False, True, True, 3.296875, 5, [0, 1, 2], [0, 1], True]
     assert out["calls"] == [
@@ -152,3 +153,72 @@ def test_dsl_source_scan() -> None:
     assert is_dsl_source("from cutlass import cute\n")
     assert not is_dsl_source("import torch\n# cutlass.cute is great\n")
     assert not is_dsl_source("import cutlass_library\n")
+
+
+CUDA_DRIVER = '''
+import json, sys
+import bbx.hook
+import cuda.bindings.driver as cuda
+out = {"file": getattr(cuda, "__file__", ""), "shim": getattr(cuda, "__bbx_shim__", False)}
+if out["shim"]:
+    s = cuda.CUstream(0x4D2)
+    out["stream"] = [repr(s), int(s), s == cuda.CUstream(1234)]
+    out["init"] = [int(r) for r in cuda.cuInit(0)]
+    try:
+        import cuda.bindings.nvrtc as nvrtc
+        nvrtc.nvrtcCreateProgram()
+    except Exception as exc:
+        out["nvrtc"] = [type(exc).__module__, str(exc).splitlines()[0]]
+print(json.dumps(out))
+'''
+
+
+def _run_cuda_driver(tmp_path: Path, extra_path: str = "") -> dict[str, Any]:
+    (tmp_path / "drv.py").write_text(CUDA_DRIVER)
+    env = {**os.environ, "PYTHONPATH": extra_path}
+    done = subprocess.run([sys.executable, str(tmp_path / "drv.py")], capture_output=True,
+                          text=True, env=env, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_cuda_bindings_stand_in_only_where_absent(tmp_path: Path) -> None:
+    out = _run_cuda_driver(tmp_path)
+    assert out["shim"] is True and out["file"].endswith("shim/cuda/bindings/driver.py")
+    assert out["stream"] == ["<CUstream 0x4d2>", 1234, True]
+    assert out["init"] == [100]  # CUDA_ERROR_NO_DEVICE: this torch has no GPU
+    assert out["nvrtc"][0] == "bbx.host_errors"
+    assert "'cuda.bindings.nvrtc.nvrtcCreateProgram' is an NVIDIA-only host feature" in \
+        out["nvrtc"][1]
+    # A real cuda-python (here a fake one with bindings/driver.py) is never shadowed.
+    real = tmp_path / "site" / "cuda" / "bindings"
+    real.mkdir(parents=True)
+    (real / "__init__.py").write_text("")
+    (real / "driver.py").write_text("REAL = True\n")
+    out = _run_cuda_driver(tmp_path, str(tmp_path / "site"))
+    assert out["shim"] is False and out["file"] == str(real / "driver.py")
+
+
+STANDIN_DRIVER = '''
+import json, os, sys
+import torch
+import bbx.hook
+out = {"before": torch.cuda.is_available(), "target": os.environ.get("BBX_TARGET")}
+bbx.hook.install(cuda_standin=True)
+out["during"] = [torch.cuda.is_available(), torch.zeros(2, device="cuda").device.type,
+                 os.environ.get("BBX_TARGET")]
+bbx.hook.uninstall()
+out["after"] = [torch.cuda.is_available(), os.environ.get("BBX_TARGET")]
+print(json.dumps(out))
+'''
+
+
+def test_install_with_cuda_standin_is_scoped(tmp_path: Path) -> None:
+    (tmp_path / "standin.py").write_text(STANDIN_DRIVER)
+    env = {k: v for k, v in os.environ.items() if k not in ("BBX_TARGET", "BBX_CUDA_STANDIN")}
+    done = subprocess.run([sys.executable, str(tmp_path / "standin.py")], capture_output=True,
+                          text=True, env=env, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert out == {"before": False, "target": None, "during": [True, "cpu", "cpu"],
+                   "after": [False, None]}

@@ -30,15 +30,18 @@ if __name__ == "__main__":
         raise KeyError("plain user error")
     if "--exit" in sys.argv:
         sys.exit(3)
+    if "--cuda" in sys.argv:
+        print("cuda", torch.cuda.is_available(), torch.ones(1, device="cuda").device.type)
 '''
 
 
-def _bbx_run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def _bbx_run(tmp_path: Path, *args: str, source: str = SCRIPT,
+             env_extra: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     script = tmp_path / "script.py"
-    script.write_text(SCRIPT)
-    code = ("import sys; from bbx.cli.run_command import main; "
-            "sys.exit(main(sys.argv[1:]))")
-    env = {**os.environ, "BBX_FORCE_SHIM": "1"}
+    script.write_text(source)
+    code = ("import sys, torch; from bbx.cli.run_command import main; rc = main(sys.argv[1:]); "
+            "print('after', torch.cuda.is_available()); sys.exit(rc)")
+    env = {**os.environ, "BBX_FORCE_SHIM": "1", **(env_extra or {})}
     return subprocess.run([sys.executable, "-c", code, str(script), *args], capture_output=True,
                           text=True, env=env, timeout=120, check=False)
 
@@ -80,3 +83,22 @@ def test_add_parser_wires_handler() -> None:
     run_command.add_parser(parser.add_subparsers(dest="command"))
     ns = parser.parse_args(["run", "s.py", "x", "--flag"])
     assert ns.script == "s.py" and ns.args == ["x", "--flag"] and ns.handler is run_command.run
+
+
+def test_cuda_standin_on_the_simulator_only_while_the_script_runs(tmp_path: Path) -> None:
+    done = _bbx_run(tmp_path, "--cuda", env_extra={"BBX_TARGET": "cpu"})
+    assert done.returncode == 0, done.stderr
+    assert "cuda True cpu" in done.stdout and "after False" in done.stdout
+    done = _bbx_run(tmp_path, "--cuda", env_extra={"BBX_TARGET": "cpu", "BBX_CUDA_STANDIN": "0"})
+    assert done.returncode == 1 and "Torch not compiled with CUDA enabled" in done.stderr
+
+
+def test_translation_errors_of_the_script_print_without_traceback(tmp_path: Path) -> None:
+    bad = (
+        "import cutlass\nimport cutlass.cute as cute\n\n\n@cute.kernel\ndef k(x: cute.Tensor):\n"
+        "    rank = cute.arch.block_idx_in_cluster()\n"  # NVIDIA-only, on every path
+    )
+    done = _bbx_run(tmp_path, source=bad, env_extra={"BBX_TARGET": "cpu"})
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr, done.stderr
+    assert f"{tmp_path / 'script.py'}:7:" in done.stderr and "error:" in done.stderr

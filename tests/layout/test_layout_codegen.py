@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bbx import toolchain
+from bbx.targets import toolchain
 
 INCLUDE = Path(__file__).resolve().parents[2] / "runtime_cpp" / "include"
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bbx.toolchain import simulator_link_flags
+from bbx.targets.toolchain import simulator_link_flags
 
 ROOT = Path(__file__).resolve().parents[2]
 INCLUDE = ROOT / "runtime_cpp" / "include"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bbx import toolchain
+from bbx.targets import toolchain
 
 ROOT = Path(__file__).resolve().parents[2]
 INCLUDE = ROOT / "runtime_cpp" / "include"

@@ -18,6 +18,8 @@ ROUND_TRIP = [
     "i64[]",
     "u8[3,?,5]:stride(?{div=4},5,1)@4",
     "f32[4]:cpu",
+    "i8[?,?]:stride(?,1):idx64",
+    "f16[?]@16:cuda:idx64",
     "i32",
     "f32",
     "bool",
@@ -53,6 +55,7 @@ def test_parse_fields() -> None:
     ("f32[4", 6, "expected ','"),
     ("f32[4]junk", 7, "unexpected 'junk'"),
     ("const(foo)", 7, "const(...) takes a Python literal"),
+    ("f32[4]:idx64:cpu", 14, "the device comes before the index width"),
 ])
 def test_parse_errors_name_the_column(text: str, column: int, what: str) -> None:
     with pytest.raises(A.ArgSpecSyntaxError) as info:
@@ -66,8 +69,9 @@ def test_key_fields_are_json_ready_and_distinguish_specs() -> None:
     a = A.parse("f32[?,?]:stride(?,1)@16").key_fields()
     b = A.parse("f32[?,?]:stride(?,1)@8").key_fields()
     assert a == {"kind": "tensor", "dtype": "f32", "shape": ["?", "?"], "stride": ["?", 1],
-                 "align": 16, "device": None}
+                 "align": 16, "device": None, "index_bits": 32}
     assert a != b
+    assert A.parse("f32[?,?]:stride(?,1)@16:idx64").key_fields() != a
     assert A.key_fields({"x": A.parse("i32")}) == {"x": {"kind": "scalar", "dtype": "i32"}}
 
 
@@ -119,6 +123,34 @@ def test_scalars_and_meta_values() -> None:
     assert A.from_value(3, constexpr=True) == A.ConstexprSpec.of(3)
     assert A.from_value("l1") == A.ConstexprSpec("'l1'")
     assert A.from_value((2, 4)) == A.ConstexprSpec("(2, 4)")
+
+
+# --- index width -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("shape", "stride", "bits"), [
+    ((2047, 1 << 20), (1 << 20, 1), 32),  # 2^31 - 2^20 elements
+    ((2048, 1 << 20), (1 << 20, 1), 64),  # 2^31 elements: the last offset is 2^31 - 1 ...
+    ((2049, 1 << 20), (0, 1), 64),  # ... an expanded tensor spans little but has 2^31 + 2^20
+    ((2, 3), (1 << 31, 1), 64),  # few elements, far apart
+    ((1, 3), (1 << 40, 1), 32),  # the stride of an extent-1 mode is never used
+    ((0, 5), (1 << 40, 1), 32),  # empty
+    ((46340, 46340), (46340, 1), 32),  # 2147395600 elements
+    ((46341, 46341), (46341, 1), 64),  # 2147488281 elements
+])
+def test_offset_bits(shape: tuple[int, ...], stride: tuple[int, ...], bits: int) -> None:
+    assert A.offset_bits(shape, stride) == bits
+
+
+def test_large_tensors_get_64_bit_specializations_and_are_refused_by_32_bit_ones() -> None:
+    big = torch.ones(1, 1 << 20, dtype=torch.int8).expand(2049, 1 << 20)  # no memory behind it
+    assert A.from_value(big).index_bits == 64
+    assert str(A.from_value(big)).endswith(":idx64")
+    assert DLPackTensor(big).mark_layout_dynamic().bbx_arg_spec().index_bits == 64
+    small = torch.ones(4, 8, dtype=torch.int8)
+    assert A.from_value(small).index_bits == 32
+    message = _error("i8[?,?]:stride(?,1)", big, "mC")
+    assert "argument 'mC'" in message and "needs 64-bit offsets" in message
+    A.validate(A.parse("i8[?,?]:stride(?,1):idx64"), big, "mC")  # accepted
 
 
 # --- from_dlpack staticness ------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""Building an extension for the CPU target, loading it, and mapping build errors to Python."""
+"""Building a specialization unit for the CPU target, loading it through the launcher module,
+and mapping build errors to Python."""
 
 from __future__ import annotations
 
@@ -6,10 +7,11 @@ import io
 from pathlib import Path
 
 import pytest
+import torch
 
 from bbx.runtime import builder
-from bbx.runtime.builder import BuildError, ExtensionBuild, build_extension
-from bbx.runtime.loader import load_extension
+from bbx.runtime.builder import BuildError, UnitBuild, build_unit
+from bbx.runtime.launch import KernelError, Launcher
 from bbx.runtime.targets import Target
 
 GENERATED = """\
@@ -23,40 +25,37 @@ int twice(T x) {
 }
 """
 
+def test_unit_builds_loads_and_computes(scale: Launcher) -> None:
+    x = torch.randn(37, 19)
+    out = torch.full_like(x, float("nan"))
+    scale.fast(x, out, 1.5, 3)
+    torch.testing.assert_close(out, 1.5 * x + 3)
+    strided = torch.randn(19, 37).t()  # x may have any strides
+    scale.fast(strided, out, -2.0, 0)
+    torch.testing.assert_close(out, -2.0 * strided)
 
-def _unit(tmp_path: Path, body: str, module: str) -> Path:
-    unit = tmp_path / "unit.cpp"
-    unit.write_text(
-        "#include <pybind11/pybind11.h>\n"
-        f"{body}\n"
-        f"PYBIND11_MODULE({module}, m) {{ m.def(\"twice\", [](int x) {{ return twice(x); }}); }}\n"
-    )
-    return unit
 
-
-def test_cpu_extension_builds_and_loads(tmp_path: Path) -> None:
-    unit = _unit(tmp_path, "template <class T> int twice(T x) { return 2 * x; }", "bbx_test_twice")
-    build = ExtensionBuild("test", "bbx_test_twice", unit, Target("cpu"), opt="-O0")
-    out_dir = tmp_path / "out"
-    out_dir.mkdir()
-    path = build_extension(build, out_dir, progress_stream=io.StringIO())
-    module = load_extension(path, "bbx_test_twice")
-    assert module.twice(21) == 42
-    assert (out_dir / "build.ninja").is_file()
+def test_dict_call_and_error_from_the_unit(scale: Launcher) -> None:
+    x = torch.randn(4, 5)
+    out = torch.empty_like(x)
+    scale({"x": x, "out": out, "alpha": 0.5, "k": -1})
+    torch.testing.assert_close(out, 0.5 * x - 1)
+    expected = "scale.py:scale failed on target cpu:\nscale: alpha is NaN"
+    with pytest.raises(KernelError, match=expected):
+        scale.fast(x, out, float("nan"), 0)
 
 
 def test_build_error_names_generated_line_and_python_line(tmp_path: Path) -> None:
     generated = tmp_path / "kern.hip"
     generated.write_text(GENERATED)
-    unit = _unit(tmp_path, '#include "kern.hip"', "bbx_test_broken")
-    build = ExtensionBuild(
-        "kern.py:twice", "bbx_test_broken", unit, Target("cpu"),
-        generated_files={"kern.hip": generated}, opt="-O0",
-    )
+    unit = tmp_path / "unit.cpp"
+    unit.write_text('#include "kern.hip"\nint f() { return twice(2); }\n')
+    build = UnitBuild("kern.py:twice", unit, Target("cpu"), generated_files={"kern.hip": generated},
+                      opt="-O0")
     out_dir = tmp_path / "out"
     out_dir.mkdir()
     with pytest.raises(BuildError) as info:
-        build_extension(build, out_dir, progress_stream=io.StringIO())
+        build_unit(build, out_dir, progress_stream=io.StringIO())
     message = str(info.value)
     assert "undefined_name" in message
     assert "generated kern.hip:7: return y + undefined_name;" in message
@@ -65,11 +64,12 @@ def test_build_error_names_generated_line_and_python_line(tmp_path: Path) -> Non
 
 def test_slow_build_prints_progress(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(builder, "PROGRESS_AFTER_S", 0.0)
-    unit = _unit(tmp_path, "template <class T> int twice(T x) { return 2 * x; }", "bbx_test_prog")
-    build = ExtensionBuild("progress-test", "bbx_test_prog", unit, Target("cpu"), opt="-O0")
+    unit = tmp_path / "unit.cpp"
+    unit.write_text("int f() { return 1; }\n")
     out_dir = tmp_path / "out"
     out_dir.mkdir()
     stream = io.StringIO()
-    build_extension(build, out_dir, progress_stream=stream)
+    build_unit(UnitBuild("progress-test", unit, Target("cpu"), opt="-O0"), out_dir,
+               progress_stream=stream)
     assert "bbx: building progress-test for cpu ..." in stream.getvalue()
     assert "done in" in stream.getvalue()

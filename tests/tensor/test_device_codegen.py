@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from conftest import HERE, INCLUDE
 
-from bbx import toolchain
+from bbx.targets import toolchain
 
 SMOKE = HERE / "kernels" / "device_smoke.hip"
 CLANG = toolchain.amd_compiler()

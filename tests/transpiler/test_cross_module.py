@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bbx import toolchain
+from bbx.targets import toolchain
 from bbx.translate import translate_file
 
 from .conftest import GOLDEN, run_driver_on_simulator

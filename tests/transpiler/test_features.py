@@ -249,7 +249,7 @@ def test_element_reads_bind_values_not_references() -> None:
 
 def test_shuffle_mask_and_clamp() -> None:
     # mask_and_clamp is the PTX c operand: passed through (positionally or by keyword); the
-    # member mask is dropped; an `up` shuffle without it gets the DSL's default 31 spelled out.
+    # member mask is dropped; an `up` shuffle without it gets the DSL's default 0 spelled out.
     code = _code(
         """
         @cute.kernel
@@ -264,7 +264,7 @@ def test_shuffle_mask_and_clamp() -> None:
     )
     assert "auto a = arch::shuffle_sync_bfly(v, /*offset=*/1, arch::mask_and_clamp(31));" in code
     assert "auto b = arch::shuffle_sync_up(v, 2, arch::mask_and_clamp(0));" in code
-    assert "auto c = arch::shuffle_sync_up(v, 2, arch::mask_and_clamp(31));" in code
+    assert "auto c = arch::shuffle_sync_up(v, 2, arch::mask_and_clamp(0));" in code
     assert "auto d = arch::shuffle_sync_down(v, 4, arch::mask_and_clamp(6175));" in code
     assert "auto e = arch::shuffle_sync(v, 0);" in code
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bbx import toolchain
+from bbx.targets import toolchain
 
 from .conftest import GOLDEN
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bbx import toolchain
+from bbx.targets import toolchain
 
 from .conftest import ROOT, run_driver_on_simulator, translate_snippet
 

@@ -1,7 +1,8 @@
 """`mask_and_clamp=` on DSL shuffles (the PTX c operand), run on the simulator against torch:
-a full-warp inclusive scan (`up`, c = 0), a scan within 8-lane segments (c = 24 << 8), and the
-DSL default c = 31, with which an `up` shuffle returns every lane's own value (and on AMD
-compiles to no exchange)."""
+a full-warp inclusive scan (`up`, c = 0), a scan within 8-lane segments (c = 24 << 8), the
+DSL's default for `up` (c = 0, a whole-warp shift: NVIDIA's compiler emits
+`shfl.sync.up.b32 d, a, 1, 0, -1` for `shuffle_sync_up(x, 1)`), and an explicit c = 31, with
+which an `up` shuffle returns every lane's own value (and on AMD compiles to no exchange)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bbx import toolchain
+from bbx.targets import toolchain
 
 from .conftest import ROOT, run_driver_on_simulator
 
@@ -21,7 +22,13 @@ import cutlass.cute as cute
 
 
 @cute.kernel
-def scans_kernel(mX: cute.Tensor, mFull: cute.Tensor, mSeg: cute.Tensor, mDefault: cute.Tensor):
+def scans_kernel(
+    mX: cute.Tensor,
+    mFull: cute.Tensor,
+    mSeg: cute.Tensor,
+    mDefault: cute.Tensor,
+    mKeep: cute.Tensor,
+):
     tidx, _, _ = cute.arch.thread_idx()
     bidx, _, _ = cute.arch.block_idx()
     lane = cute.arch.lane_idx()
@@ -41,12 +48,19 @@ def scans_kernel(mX: cute.Tensor, mFull: cute.Tensor, mSeg: cute.Tensor, mDefaul
     mFull[i] = full
     mSeg[i] = seg
     mDefault[i] = cute.arch.shuffle_sync_up(mX[i], 1)
+    mKeep[i] = cute.arch.shuffle_sync_up(mX[i], 1, mask_and_clamp=31)
 
 
 @cute.jit
-def scans(mX: cute.Tensor, mFull: cute.Tensor, mSeg: cute.Tensor, mDefault: cute.Tensor):
+def scans(
+    mX: cute.Tensor,
+    mFull: cute.Tensor,
+    mSeg: cute.Tensor,
+    mDefault: cute.Tensor,
+    mKeep: cute.Tensor,
+):
     n = cute.size(mX)
-    scans_kernel(mX, mFull, mSeg, mDefault).launch(grid=[n // 32, 1, 1], block=[32, 1, 1])
+    scans_kernel(mX, mFull, mSeg, mDefault, mKeep).launch(grid=[n // 32, 1, 1], block=[32, 1, 1])
 '''
 
 DRIVER = '''
@@ -56,11 +70,14 @@ from cutlass.cute.runtime import from_dlpack
 from scan_kernels import scans
 
 x = torch.randint(-1000, 1000, (4 * 32,), dtype=torch.int32)
-full, seg, default = (torch.full_like(x, -7) for _ in range(3))
-scans(*(from_dlpack(t) for t in (x, full, seg, default)))
+full, seg, default, keep = (torch.full_like(x, -7) for _ in range(4))
+scans(*(from_dlpack(t) for t in (x, full, seg, default, keep)))
 assert torch.equal(full, x.view(-1, 32).cumsum(1, dtype=torch.int32).view(-1)), "full-warp scan"
 assert torch.equal(seg, x.view(-1, 8).cumsum(1, dtype=torch.int32).view(-1)), "8-lane scan"
-assert torch.equal(default, x), "mask_and_clamp=31 keeps each lane's value"
+rows = x.view(-1, 32)
+shifted = torch.cat([rows[:, :1], rows[:, :-1]], dim=1).reshape(-1)
+assert torch.equal(default, shifted), "the default up shuffle shifts the warp by one lane"
+assert torch.equal(keep, x), "mask_and_clamp=31 keeps each lane's value"
 print("PASS")
 '''
 
@@ -69,33 +86,33 @@ def test_scans_on_simulator(tmp_path: Path) -> None:
     run_driver_on_simulator(tmp_path, {"scan_kernels.py": KERNEL}, DRIVER)
 
 
-DEFAULT_UP = """
+CLAMPED_UP = """
 import cutlass
 import cutlass.cute as cute
 
 
 @cute.kernel
-def default_up_kernel(mX: cute.Tensor, mY: cute.Tensor):
+def clamped_up_kernel(mX: cute.Tensor, mY: cute.Tensor):
     tidx, _, _ = cute.arch.thread_idx()
-    mY[tidx] = cute.arch.shuffle_sync_up(mX[tidx], 1)
+    mY[tidx] = cute.arch.shuffle_sync_up(mX[tidx], 1, mask_and_clamp=31)
 
 
 @cute.jit
-def default_up(mX: cute.Tensor, mY: cute.Tensor):
-    default_up_kernel(mX, mY).launch(grid=[1, 1, 1], block=[64, 1, 1])
+def clamped_up(mX: cute.Tensor, mY: cute.Tensor):
+    clamped_up_kernel(mX, mY).launch(grid=[1, 1, 1], block=[64, 1, 1])
 """
 
 
-def test_amd_default_up_shuffle_exchanges_nothing(tmp_path: Path) -> None:
-    """With the DSL's default c = 31 an `up` shuffle returns every lane's own value (checked on
-    the simulator above): on gfx942 it compiles to no cross-lane instruction at all."""
+def test_amd_clamped_up_shuffle_exchanges_nothing(tmp_path: Path) -> None:
+    """With c = 31 an `up` shuffle returns every lane's own value (checked on the simulator
+    above): on gfx942 it compiles to no cross-lane instruction at all."""
     if toolchain.amd_compiler() is None or toolchain.objdump() is None:
         pytest.skip("needs a HIP-capable clang and llvm-objdump")
     source = tmp_path / "up_kernels.py"
-    source.write_text(DEFAULT_UP)
+    source.write_text(CLAMPED_UP)
     spec = "i32[64]:stride(1)@16"
     proc = subprocess.run(
-        [sys.executable, "-m", "bbx.cli", "build", f"{source}:default_up", "--target", "gfx942",
+        [sys.executable, "-m", "bbx.cli", "build", f"{source}:clamped_up", "--target", "gfx942",
          "--arg", spec, "--arg", spec, "-o", str(tmp_path / "bundle")],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600,
     )  # fmt: skip

@@ -1,4 +1,4 @@
-"""`@cute.struct` shared-storage structs (bbx.lower_struct, bbx/tensor/smem_struct.hpp).
+"""`@cute.struct` shared-storage structs (bbx.lowering.struct, bbx/tensor/smem_struct.hpp).
 
 * Layout: the generated C++ structs have the DSL's field offsets, sizes and alignments: against
   a Python model of the DSL's rules (C layout: each field at the next multiple of its alignment,
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from bbx import toolchain
+from bbx.targets import toolchain
 
 from .conftest import ROOT, run_driver_on_simulator, translate_snippet
 

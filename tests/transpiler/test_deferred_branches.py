@@ -1,0 +1,103 @@
+"""NVIDIA-only code that the program switches off: a `const_expr` branch whose condition is known
+only per specialization is translated as `if constexpr`; a construct in it that has no AMD
+counterpart (here TMA, and a cluster barrier inside a helper) becomes a dependent static_assert.
+The file translates with no diagnostic, builds and runs when the branch is off, and fails at
+build time, naming the Python line, when a specialization takes it."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from .conftest import ROOT, run_driver_on_simulator, translate_snippet
+
+KERNELS = '''
+import cutlass
+import cutlass.cute as cute
+from cutlass.cute.nvgpu import cpasync
+
+
+class AddOne:
+    def __init__(self, use_tma: bool, cluster_n: int):
+        self.use_tma = use_tma
+        self.cluster_n = cluster_n
+
+    @cute.jit
+    def cluster_sum(self, x):
+        cute.arch.cluster_arrive()
+        return x
+
+    @cute.kernel
+    def kernel(self, mX: cute.Tensor):
+        tidx, _, _ = cute.arch.thread_idx()
+        v = mX[tidx]
+        if cutlass.const_expr(self.use_tma):
+            atom = cpasync.make_tiled_tma_atom(cpasync.CopyBulkTensorTileG2SOp(), mX, None, (8,))
+            v = v + atom
+        else:
+            v = v + 1.0
+        if cutlass.const_expr(self.cluster_n > 1):
+            v = self.cluster_sum(v)
+        mX[tidx] = v
+
+    @cute.jit
+    def __call__(self, mX: cute.Tensor):
+        self.kernel(mX).launch(grid=[1, 1, 1], block=[32, 1, 1])
+'''
+
+DRIVER = """
+import torch
+from cutlass.cute.runtime import from_dlpack
+
+from nv_kernels import AddOne
+
+x = torch.randn(32)
+y = x.clone()
+AddOne(use_tma={use_tma}, cluster_n=1)(from_dlpack(y))
+assert torch.allclose(y, x + 1.0)
+print("PASS")
+"""
+
+
+def _line_of(source: str, text: str) -> int:
+    return next(i for i, line in enumerate(source.splitlines(), start=1) if text in line)
+
+
+def test_switched_off_nvidia_paths_translate_without_diagnostics() -> None:
+    result = translate_snippet(KERNELS, name="nv_kernels.py", header=False)
+    assert result.ok and not result.diagnostics, result.render_diagnostics()
+    assert result.text is not None
+    line = _line_of(result.source, "make_tiled_tma_atom")
+    assert f'static_assert(dependent_false<Meta>, "nv_kernels.py:{line}:20: ' in result.text
+    assert "cpasync.make_tiled_tma_atom: TMA (Hopper tensor-memory copies)" in result.text
+    assert "arch.cluster_arrive: thread-block clusters" in result.text
+
+
+def test_switched_off_branch_builds_and_runs(tmp_path: Path) -> None:
+    run_driver_on_simulator(
+        tmp_path, {"nv_kernels.py": KERNELS}, DRIVER.format(use_tma=False)
+    )
+
+
+def test_taken_branch_fails_at_build_time_with_the_python_line(tmp_path: Path) -> None:
+    (tmp_path / "nv_kernels.py").write_text(KERNELS)
+    script = tmp_path / "driver.py"
+    script.write_text(textwrap.dedent(DRIVER.format(use_tma=True)))
+    env = {
+        **os.environ,
+        "BBX_CACHE_DIR": str(tmp_path / "cache"),
+        "BBX_TARGET": "cpu",
+        "PYTHONPATH": str(tmp_path),
+    }
+    proc = subprocess.run(
+        [sys.executable, "-m", "bbx.cli", "run", str(script)],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        timeout=600,
+    )  # fmt: skip
+    assert proc.returncode != 0, proc.stdout[-4000:]
+    line = _line_of(KERNELS, "make_tiled_tma_atom")
+    assert f"nv_kernels.py:{line}:20: cpasync.make_tiled_tma_atom: TMA" in proc.stdout, proc.stdout
+    assert "Traceback" not in proc.stdout, proc.stdout[-4000:]

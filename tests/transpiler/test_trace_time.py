@@ -1,0 +1,319 @@
+"""Python at trace time, as the DSL runs it: each construct in a small kernel that runs on the
+simulator (checked mode) against torch.
+
+- comprehensions over tensors, unpacking them (also into existing names), `len`/`sum`/`all`;
+- helpers called with Python values (a default `reduce_size=32` used in `math.log2`, a literal
+  tuple, None): each call lowers the helper for those values;
+- `x is None` of a computed value decided at translation;
+- `a if c else b` with a compile-time c choosing between values of different types;
+- a configuration value rebound to run-time values in a `range_constexpr` loop;
+- loops over Python sequences (`zip`, `enumerate`), unrolled;
+- `grid=`/`block=` given as variables; f-strings and `set_name_prefix` (host-only, dropped).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .conftest import run_driver_on_simulator
+
+KERNELS = '''
+import math
+
+import cutlass
+import cutlass.cute as cute
+
+
+@cute.jit
+def warp_sum(val, reduce_size=32):
+    for i in cutlass.range_constexpr(int(math.log2(reduce_size))):
+        val = val + cute.arch.shuffle_sync_bfly(val, offset=1 << i)
+    return val
+
+
+@cute.jit
+def scaled(t, factors, offset):
+    acc = t[0] * factors[0]
+    for f, k in zip(factors, range(len(factors))):
+        if cutlass.const_expr(k > 0):
+            acc = acc + t[k] * f
+    if cutlass.const_expr(offset is None):
+        return acc
+    return acc + offset
+
+
+class Trace:
+    def __init__(self, wide: bool):
+        self.lower = -1.0e30
+        self.wide = wide
+
+    @cute.kernel
+    def kernel(self, mX: cute.Tensor, mY: cute.Tensor, mZ: cute.Tensor, mS: cute.Tensor,
+               mW: cute.Tensor):
+        tidx, _, _ = cute.arch.thread_idx()
+        bidx, _, _ = cute.arch.block_idx()
+        # a comprehension over tensors, unpacked
+        gX, gY, gZ = [cute.local_tile(m, (1, 4), (bidx, tidx)) for m in (mX, mY, mZ)]
+        count = len([gX, gY])
+        total = sum(i for i in range(4))  # 6, folded
+        assert all(t is not None for t in (gX, gY))
+        # a helper bound to Python values (a tuple, None / a value)
+        gY[0] = scaled(gX, (1.0, 2.0, 3.0, 4.0), None)
+        gY[1] = scaled(gX, (1.0, 2.0, 3.0, 4.0), cutlass.Float32(total))
+        # a configuration value rebound in an unrolled loop (a run-time max)
+        best = self.lower
+        for i in cutlass.range_constexpr(4):
+            best = cute.arch.fmax(best, gX[i])
+        gY[2] = best
+        # warp reduction through the helper's default reduce_size
+        gY[3] = warp_sum(gX[0] + gX[1] + gX[2] + gX[3])
+        # unpacking into existing names, a swap
+        a, b = gX[0], gX[1]
+        a, b = b, a
+        gZ[0] = a - b
+        # loops over Python sequences, unrolled
+        for k, v in enumerate((gX[3], gX[2])):
+            gZ[1 + k] = v * count
+        gZ[3] = cutlass.Float32(total)
+        # a compile-time choice between values of different types (a tensor or another)
+        src = cute.local_tile(mW, (1, 32), (bidx, 0)) if self.wide else gX
+        mS[bidx * 32 + tidx] = src[tidx] if self.wide else src[0]
+
+    @cute.jit
+    def __call__(self, mX: cute.Tensor, mY: cute.Tensor, mZ: cute.Tensor, mS: cute.Tensor,
+                 mW: cute.Tensor):
+        block = (32, 1, 1)
+        grid = (cute.size(mX, mode=[0]), 1, 1)
+        name = f"trace_{self.wide}"
+        self.kernel.set_name_prefix(name)
+        self.kernel(mX, mY, mZ, mS, mW).launch(grid=grid, block=block)
+
+
+trace = Trace(wide=True)
+'''
+
+DRIVER = '''
+import torch
+from cutlass.cute.runtime import from_dlpack
+
+from trace_kernels import trace
+
+rows = 3
+x = torch.randn(rows, 32 * 4)
+w = torch.randn(rows, 32)
+y, z = torch.full_like(x, float("nan")), torch.full_like(x, float("nan"))
+s = torch.full((rows * 32,), float("nan"))
+trace(*(from_dlpack(t) for t in (x, y, z, s, w)))
+
+t = x.view(rows, 32, 4).double()
+f = torch.tensor([1.0, 2.0, 3.0, 4.0], dtype=torch.float64)
+plain = (t * f).sum(-1)
+yv, zv = y.view(rows, 32, 4).double(), z.view(rows, 32, 4).double()
+assert torch.allclose(yv[..., 0], plain, atol=1e-4), "helper with a tuple and None"
+assert torch.allclose(yv[..., 1], plain + 6.0, atol=1e-4), "helper with a value"
+assert torch.equal(yv[..., 2], t.max(-1).values), "run-time max from a config value"
+lanes = t.sum(-1).view(rows, 32)
+assert torch.allclose(yv[..., 3], lanes.sum(-1, keepdim=True).expand(rows, 32), atol=1e-3)
+assert torch.allclose(zv[..., 0], t[..., 1] - t[..., 0], atol=1e-6), "swap"
+assert torch.allclose(zv[..., 1], 2 * t[..., 3]) and torch.allclose(zv[..., 2], 2 * t[..., 2])
+assert torch.equal(zv[..., 3], torch.full_like(zv[..., 3], 6.0))
+assert torch.equal(s, w.reshape(-1)), "a if c else b with a compile-time c"
+print("PASS")
+'''
+
+
+def test_trace_time_python_on_simulator(tmp_path: Path) -> None:
+    run_driver_on_simulator(tmp_path, {"trace_kernels.py": KERNELS}, DRIVER)
+
+
+RECORDS = '''
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import cutlass
+import cutlass.cute as cute
+
+
+class Tile(NamedTuple):
+    rows: int
+    cols: int
+
+
+@dataclass(frozen=True)
+class Params:
+    scale: float
+    src: cute.Tensor
+    dst: cute.Tensor
+
+    def scaled(self, x):  # an undecorated method of a record, called with DSL values
+        return x * self.scale
+
+
+def add_bias(x, bias):  # an undecorated function called with DSL values
+    return x + bias
+
+
+class Scaler:
+    def __init__(self, bias: float):
+        self.bias = bias
+
+    def biased(self, x):  # an undecorated method of the kernel class
+        return add_bias(x, self.bias)
+
+    @cute.kernel
+    def kernel(self, params: Params, n: cutlass.Int32):
+        tidx, _, _ = cute.arch.thread_idx()
+        bidx, _, _ = cute.arch.block_idx()
+        i = bidx * 32 + tidx
+        if i < n:
+            params.dst[i] = params.src[i] * 2.0
+
+    @cute.jit
+    def __call__(self, mX: cute.Tensor, mY: cute.Tensor, mZ: cute.Tensor):
+        tile = Tile(rows=1, cols=32)
+        rows, cols = tile
+        params = Params(scale=3.0, src=mX, dst=mY)
+        n = cute.size(mX)
+        self.kernel(params, n).launch(grid=[cute.ceil_div(n, tile.cols), rows, 1],
+                                      block=[cols, 1, 1])
+        inner = Params(scale=0.5, src=mX, dst=mZ)
+        self.rescale_kernel(inner, n).launch(grid=[cute.ceil_div(n, 32), 1, 1],
+                                             block=[tile.cols, 1, 1])
+
+    @cute.kernel
+    def rescale_kernel(self, params: Params, n: cutlass.Int32):
+        tidx, _, _ = cute.arch.thread_idx()
+        bidx, _, _ = cute.arch.block_idx()
+        i = bidx * 32 + tidx
+        if i < n:
+            p = Params(scale=4.0, src=params.src, dst=params.dst)
+            params.dst[i] = self.biased(p.scaled(params.src[i]))
+
+
+scaler = Scaler(bias=1.0)
+'''
+
+RECORDS_DRIVER = '''
+import torch
+from cutlass.cute.runtime import from_dlpack
+
+from record_kernels import scaler
+
+x = torch.randn(100)
+y, z = torch.full_like(x, float("nan")), torch.full_like(x, float("nan"))
+scaler(*(from_dlpack(t) for t in (x, y, z)))
+assert torch.allclose(y, 2.0 * x), "a dataclass of tensors passed to a kernel"
+assert torch.allclose(z, 4.0 * x + 1.0), "record and plain methods called with DSL values"
+print("PASS")
+'''
+
+
+def test_records_and_plain_functions_on_simulator(tmp_path: Path) -> None:
+    run_driver_on_simulator(tmp_path, {"record_kernels.py": RECORDS}, RECORDS_DRIVER)
+
+
+CLOSURES = '''
+import functools
+import math
+import types
+
+import cutlass
+import cutlass.cute as cute
+
+
+@cute.kernel
+def closure_kernel(mX: cute.Tensor, mY: cute.Tensor):
+    tidx, _, _ = cute.arch.thread_idx()
+    scale = 2.0
+
+    def group_sum(val, width=32):  # a nested def with a Python default, traced per call
+        for i in cutlass.range_constexpr(int(math.log2(width))):
+            val = val + cute.arch.shuffle_sync_bfly(val, offset=1 << i)
+        return val
+
+    double = lambda v: v * scale  # noqa: E731 - a lambda reading the enclosing scale
+    octet_sum = functools.partial(group_sum, width=8)
+    config = {"bias": 1.0, "rows": 2}
+    ns = types.SimpleNamespace(lo=-1.0, hi=1.0)
+    x = mX[tidx]
+    y = double(group_sum(x)) + octet_sum(x) + config["bias"]
+    if cutlass.const_expr(mX.element_type in [cutlass.Float16, cutlass.Float32]):
+        y = y + cute.arch.fmin(cute.arch.fmax(x, ns.lo), ns.hi)
+    if tidx in (0, 1):
+        y = y + config["rows"]
+    mY[tidx] = y
+
+
+@cute.jit
+def closures(mX: cute.Tensor, mY: cute.Tensor):
+    closure_kernel(mX, mY).launch(grid=[1, 1, 1], block=[32, 1, 1])
+'''
+
+CLOSURES_DRIVER = '''
+import torch
+from cutlass.cute.runtime import from_dlpack
+
+from closure_kernels import closures
+
+x = torch.randn(32)
+y = torch.full_like(x, float("nan"))
+closures(from_dlpack(x), from_dlpack(y))
+full = x.sum().expand(32)
+octets = x.view(4, 8).sum(1, keepdim=True).expand(4, 8).reshape(32)
+expected = 2.0 * full + octets + 1.0 + x.clamp(-1.0, 1.0)
+expected[:2] += 2.0
+assert torch.allclose(y, expected, atol=1e-4), (y - expected).abs().max()
+print("PASS")
+'''
+
+
+def test_closures_partial_lambdas_dicts_on_simulator(tmp_path: Path) -> None:
+    run_driver_on_simulator(tmp_path, {"closure_kernels.py": CLOSURES}, CLOSURES_DRIVER)
+
+
+TRACED = '''
+import cutlass
+import cutlass.cute as cute
+
+
+class Doubler:
+    def __init__(self, threads: int):
+        self.threads = threads
+
+    @cute.jit
+    def __call__(self, mX: cute.Tensor, mY: cute.Tensor):
+        # set while tracing: the kernel traced after this reads these values
+        self.vec = 128 // mX.element_type.width
+        self.tile = self.threads * self.vec
+        self.kernel(mX, mY).launch(
+            grid=[cute.size(mX) // self.tile, 1, 1], block=[self.threads, 1, 1]
+        )
+
+    @cute.kernel
+    def kernel(self, mX: cute.Tensor, mY: cute.Tensor):
+        tidx, _, _ = cute.arch.thread_idx()
+        bidx, _, _ = cute.arch.block_idx()
+        for i in cutlass.range_constexpr(self.vec):
+            idx = bidx * self.tile + tidx * self.vec + i
+            mY[idx] = mX[idx] * 2.0
+
+
+doubler = Doubler(threads=32)
+'''
+
+TRACED_DRIVER = '''
+import torch
+from cutlass.cute.runtime import from_dlpack
+
+from traced_kernels import doubler
+
+x = torch.randn(3 * 32 * 4)
+y = torch.full_like(x, float("nan"))
+doubler(from_dlpack(x), from_dlpack(y))
+assert torch.equal(y, 2 * x)
+print("PASS")
+'''
+
+
+def test_attributes_set_while_tracing_on_simulator(tmp_path: Path) -> None:
+    run_driver_on_simulator(tmp_path, {"traced_kernels.py": TRACED}, TRACED_DRIVER)

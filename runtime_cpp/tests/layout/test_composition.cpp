@@ -41,6 +41,11 @@ int main() {
   BBX_CHECK_STR(composition(a, make_tile(make_layout(_3{}, _4{}), make_layout(_8{}, _2{}))), "(3,(2,4)):(236,(26,1))");
   BBX_CHECK_STR(composition(a, make_tile(_, _8{})), "(12,(4,2)):(59,(13,1))");
   BBX_CHECK_STR(composition(make_layout(make_shape(10, 20)), make_tile(_2{}, _4{})), "(2,4):(1,10)");
+  // A trailing size-1 mode keeps its stride (CuTe's coalesce_x): a larger B walks along it,
+  // static or dynamic A alike (a tile of 4 over make_identity_tensor((m, 1))'s column: 0..3).
+  BBX_CHECK_STR(composition(make_layout(_1{}, _3{}), make_layout(_4{}, _1{})), "4:3");
+  auto extended = composition(make_layout(make_shape(8, _1{}), make_stride(1, 8)), make_layout(_4{}, _8{}));
+  for (int i = 0; i < 4; ++i) BBX_CHECK(extended(i) == 8 * i);
   // dynamic violations are BBX_ASSERTs (here turned into exceptions)
   bbx::detail::assert_handler() = throw_on_assert;
   bool threw = false;

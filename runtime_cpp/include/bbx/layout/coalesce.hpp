@@ -44,6 +44,30 @@ BBX_HOST_DEVICE constexpr auto coalesce(Layout<S, D> const& l) {
   return detail::coalesce_flat(flatten_to_tuple(l.shape()), flatten_to_tuple(l.stride()));
 }
 
+namespace detail {
+// The flat shape with a trailing static 1 read as 2: coalescing then keeps that mode's stride.
+template <class FS>
+BBX_HOST_DEVICE constexpr auto extend_trailing_unit(FS const& fs) {
+  constexpr int R = int(tuple_size_v<FS>);
+  if constexpr (R > 0 && is_constant_v<1, std::remove_cvref_t<decltype(get<R - 1>(fs))>>) {
+    return append(take<0, R - 1>(fs), _2{});
+  } else {
+    return fs;
+  }
+}
+}  // namespace detail
+
+// coalesce_x: coalesce that keeps the layout's function outside its domain too (CuTe's
+// detail::coalesce_x, which composition uses): (1):(s) stays a mode of stride s, so that
+// composing it with a larger layout walks along s — as in the DSL, where a tile of 32 over the
+// static size-1 column of make_identity_tensor((m, 1)) gives the columns 0..31, not 32 times 0.
+// The last mode's shape may read 2 where the layout's was 1; composition never uses it.
+template <class S, class D>
+BBX_HOST_DEVICE constexpr auto coalesce_x(Layout<S, D> const& l) {
+  return detail::coalesce_flat(detail::extend_trailing_unit(flatten_to_tuple(l.shape())),
+                               flatten_to_tuple(l.stride()));
+}
+
 // coalesce(layout, profile): a tuple profile coalesces mode by mode (modes beyond the profile are
 // kept); an integer profile coalesces the whole layout.
 template <class S, class D, class P>

@@ -34,7 +34,7 @@ BBX_HOST_DEVICE constexpr auto div_or_zero(X const& x, Y const& y) {
 // unused ones 1:0.
 template <class AS, class AD, class BS, class BD>
 BBX_HOST_DEVICE constexpr auto composition_rank1_dynamic(Layout<AS, AD> const& a, BS const& s, BD const& d) {
-  auto fs = flatten_to_tuple(a.shape());
+  auto fs = detail::extend_trailing_unit(flatten_to_tuple(a.shape()));  // as coalesce_x
   auto fd = flatten_to_tuple(a.stride());
   constexpr int R = int(tuple_size_v<decltype(fs)>);
   using T = dynamic_t<tuple_dynamic_t<decltype(fs)>, tuple_dynamic_t<decltype(fd)>, BS, BD>;
@@ -102,7 +102,7 @@ BBX_HOST_DEVICE constexpr auto composition_rank1(Layout<AS, AD> const& a, BS con
                        tuple_size_v<decltype(flatten_to_tuple(std::declval<AS>()))> > 1) {
     return composition_rank1_dynamic(a, s, d);
   } else {
-    auto flat_a = coalesce(a);
+    auto flat_a = coalesce_x(a);
     auto fs = flatten_to_tuple(flat_a.shape());
     auto fd = flatten_to_tuple(flat_a.stride());
     constexpr int R = int(tuple_size_v<decltype(fs)>);

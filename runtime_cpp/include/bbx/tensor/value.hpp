@@ -65,10 +65,15 @@ template <class T, int N>
 BBX_HOST_DEVICE constexpr Int<N> size(Value<T, N> const&) { return {}; }
 
 namespace detail {
+// The element type of `values OP scalar`, as the DSL promotes a TensorSSA and a Numeric: a wider
+// float scalar widens the values (f16 values - Float32 -> f32, as a Python float literal is a
+// Float32); an integer scalar takes the values' type; integer values and a float scalar give
+// the float.
 template <class T, class S>
-using value_scalar_result_t =
+using value_scalar_result_t = std::conditional_t<
+    is_floating_v<T> && is_floating_v<S> && (sizeof(S) > sizeof(T)), S,
     std::conditional_t<is_floating_v<T> || std::is_integral_v<S> || std::is_same_v<S, bool>, T,
-                       decltype(std::declval<T>() + std::declval<S>())>;
+                       decltype(std::declval<T>() + std::declval<S>())>>;
 template <class F, class T, int N>
 BBX_HOST_DEVICE auto value_map(Value<T, N> const& a, F f) {
   using R = std::remove_cvref_t<decltype(f(a.v[0]))>;

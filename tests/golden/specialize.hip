@@ -73,7 +73,7 @@ BBX_GLOBAL BBX_LAUNCH_BOUNDS(MaxThreads) void specialize_kernel(TensorX gX, Tens
 // specialize.py:64  def specialize(mX, mY, bias, mode, passes)
 // Meta members (filled by the specialization unit):
 //   passes_gt_4                  <- passes > 4                     (bool)
-//   elems_per_block_THREADS_VEC  <- elems_per_block(THREADS, VEC)  (static integer)
+//   elems_per_block_THREADS_VEC  <- elems_per_block(THREADS, VEC)  (value)
 template <class Meta, class TensorX, class TensorY, class Mode, class Passes>
 void specialize(TensorX mX, TensorY mY, float bias, Mode mode, Passes passes, Stream stream) {
   // specialize.py:71  if cutlass.const_expr(passes > 4):
@@ -82,9 +82,9 @@ void specialize(TensorX mX, TensorY mY, float bias, Mode mode, Passes passes, St
     static_assert(dependent_false<Meta>, "at most 4 passes");
   }
   // specialize.py:73  gX = cute.zipped_divide(mX, tiler=(elems_per_block(THREADS, VEC),))
-  auto gX = zipped_divide(mX, make_tile(typename Meta::elems_per_block_THREADS_VEC{}));
+  auto gX = zipped_divide(mX, make_tile(C<Meta::elems_per_block_THREADS_VEC>{}));
   // specialize.py:74  gY = cute.zipped_divide(mY, tiler=(elems_per_block(THREADS, VEC),))
-  auto gY = zipped_divide(mY, make_tile(typename Meta::elems_per_block_THREADS_VEC{}));
+  auto gY = zipped_divide(mY, make_tile(C<Meta::elems_per_block_THREADS_VEC>{}));
   // specialize.py:75  specialize_kernel(gX, gY, mode, passes, bias).launch(grid=[cute.size(gX, mode=[1]), 1, 1], block=[THREADS, 1, 1])
   launch(specialize_kernel<Meta, bbx::block_threads_t<bbx::Int<128>, bbx::Int<1>, bbx::Int<1>>, decltype(gX), decltype(gY), Mode, Passes>,
          bbx::dim3(size<1>(gX), 1, 1), bbx::dim3(128, 1, 1),

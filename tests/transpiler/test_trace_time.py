@@ -317,3 +317,97 @@ print("PASS")
 
 def test_attributes_set_while_tracing_on_simulator(tmp_path: Path) -> None:
     run_driver_on_simulator(tmp_path, {"traced_kernels.py": TRACED}, TRACED_DRIVER)
+
+
+CONFIGURED = '''
+from typing import Optional
+
+import cutlass
+import cutlass.cute as cute
+
+
+class RowReduce:
+    def __init__(self, n: int, threads: Optional[int] = None, mode: str = "sum"):
+        self.n = n
+        # Python's `or` is one of its operands (an int here), not a bool
+        self.threads = threads or self.default_threads()
+        self.mode = mode
+
+    def default_threads(self):
+        return 32
+
+    @cute.jit
+    def __call__(self, mX: cute.Tensor, mY: cute.Tensor):
+        # no smem=: the kernel makes a SmemAllocator (checked mode catches a short launch)
+        self.kernel(mX, mY).launch(grid=[mX.shape[0], 1, 1], block=[self.threads, 1, 1])
+
+    @cute.kernel
+    def kernel(self, mX: cute.Tensor, mY: cute.Tensor):
+        tidx, _, _ = cute.arch.thread_idx()
+        bidx, _, _ = cute.arch.block_idx()
+        smem = cutlass.utils.SmemAllocator()
+        buf = smem.allocate_tensor(cutlass.Float32, self.threads + 1)  # an integer layout
+        thr = cute.make_layout(self.threads)  # self.threads in layout algebra ...
+        acc = cutlass.Float32(0.0)
+        for j in range(self.n // self.threads):  # ... and as a run-time value
+            acc = acc + mX[bidx, j * self.threads + tidx]
+        buf[tidx] = acc
+        cute.arch.sync_threads()
+        if tidx == 0:
+            total = cutlass.Float32(0.0)
+            for t in range(cute.size(thr)):
+                total = total + buf[t]
+            # a static if/elif chain: `result` is bound after it
+            if cutlass.const_expr(self.mode == "sum"):
+                result = total
+            elif cutlass.const_expr(self.mode == "mean"):
+                result = total / self.n
+            else:
+                raise ValueError("mode must be 'sum' or 'mean'")
+            mY[bidx] = result
+'''
+
+CONFIGURED_DRIVER = '''
+import torch
+import cutlass
+import cutlass.cute as cute
+from cutlass.cute.runtime import from_dlpack
+
+from configured_kernels import RowReduce
+
+x = torch.randn(3, 64)
+for mode in ("sum", "mean"):
+    y = torch.full((3,), float("nan"))
+    RowReduce(64, mode=mode)(from_dlpack(x), from_dlpack(y))
+    ref = x.sum(1) if mode == "sum" else x.mean(1)
+    torch.testing.assert_close(y, ref, rtol=1e-5, atol=1e-5)
+
+
+@cute.kernel
+def promote_kernel(mX: cute.Tensor, mY: cute.Tensor, m: cutlass.Float32):
+    frag = cute.make_rmem_tensor(4, cutlass.Float16)
+    for i in cutlass.range_constexpr(4):
+        frag[i] = mX[i]
+    # Float16 values minus a Float32: the DSL promotes to Float32
+    out = cute.make_rmem_tensor(4, cutlass.Float32)
+    out.store(frag.load() - m)
+    for i in cutlass.range_constexpr(4):
+        mY[i] = out[i]
+
+
+if __name__ == "__main__":
+    # a jit launcher defined under `if __name__ == "__main__"`, as NVIDIA's tutorials do
+    @cute.jit
+    def promote(mX: cute.Tensor, mY: cute.Tensor, m: cutlass.Float32):
+        promote_kernel(mX, mY, m).launch(grid=[1, 1, 1], block=[1, 1, 1])
+
+    xh = torch.tensor([1000.5, -3.25, 0.125, 2048.0], dtype=torch.float16)
+    yf = torch.full((4,), float("nan"))
+    promote(from_dlpack(xh), from_dlpack(yf), cutlass.Float32(1e-4))
+    assert torch.equal(yf, xh.float() - 1e-4), (yf, xh.float() - 1e-4)
+    print("PASS")
+'''
+
+
+def test_configuration_values_branches_and_promotion_on_simulator(tmp_path: Path) -> None:
+    run_driver_on_simulator(tmp_path, {"configured_kernels.py": CONFIGURED}, CONFIGURED_DRIVER)

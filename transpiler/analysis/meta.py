@@ -94,8 +94,12 @@ def infer_kind(expr: cst.BaseExpression, leaf_kind: dict[str, str]) -> str:
     """The kind of a meta expression. `leaf_kind` gives kinds of names / `self.x` chains."""
     from ..frontend.imports import dotted
 
-    if isinstance(expr, (cst.Comparison, cst.BooleanOperation)):
+    if isinstance(expr, cst.Comparison):
         return BOOL
+    if isinstance(expr, cst.BooleanOperation):
+        # Python's `a or b` / `a and b` is one of its operands, not a bool.
+        kinds = {infer_kind(expr.left, leaf_kind), infer_kind(expr.right, leaf_kind)}
+        return kinds.pop() if len(kinds) == 1 else VALUE
     if isinstance(expr, cst.UnaryOperation):
         if isinstance(expr.operator, cst.Not):
             return BOOL
@@ -155,8 +159,28 @@ def annotation_kind(
         simple = {"int": STATIC_INT, "bool": BOOL, "float": FLOAT, "str": STRING}
         if text in simple:
             return simple[text]
+        optional = _optional_of(annotation)
+        if optional is not None:
+            return annotation_kind(optional, None)
         if isinstance(annotation, cst.Subscript) and dotted(annotation.value) in ("Type", "type"):
             return TYPE
     if default is not None:
         return infer_kind(default, {})
     return VALUE
+
+
+def _optional_of(annotation: cst.BaseExpression) -> cst.BaseExpression | None:
+    """`X` of `Optional[X]` or `X | None` (None for any other annotation)."""
+    from ..frontend.imports import dotted
+
+    if isinstance(annotation, cst.Subscript) and len(annotation.slice) == 1:
+        element = annotation.slice[0].slice
+        name = dotted(annotation.value) or ""
+        if name.rsplit(".", 1)[-1] == "Optional" and isinstance(element, cst.Index):
+            return element.value
+    if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
+        if isinstance(annotation.right, cst.Name) and annotation.right.value == "None":
+            return annotation.left
+        if isinstance(annotation.left, cst.Name) and annotation.left.value == "None":
+            return annotation.right
+    return None

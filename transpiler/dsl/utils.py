@@ -22,7 +22,7 @@ def register(r: Registry) -> None:
         example="smem2 = cutlass.utils.SmemAllocator()"))
     a = Cat.SMEM_ALLOCATOR
     r.add_member(a, "allocate_tensor", method(
-        "allocate_tensor", "element_type:type_c layout:any byte_alignment:any swizzle:ignored",
+        "allocate_tensor", "element_type:type_c layout:shape byte_alignment:any swizzle:ignored",
         k.TENSOR, 2,
         example="s = smem.allocate_tensor(cutlass.Float32, cute.make_layout((4, 8)), 16)"))
     r.add_member(a, "allocate_array", method(

@@ -43,6 +43,18 @@ def _callees(fn: DslFunction, info: ModuleInfo) -> list[tuple[DslFunction, cst.C
     return found
 
 
+def reachable(fn: DslFunction, info: ModuleInfo) -> list[DslFunction]:
+    """`fn` and the module's DSL functions it calls, directly or not."""
+    found = {fn.cxx_name: fn}
+    stack = [fn]
+    while stack:
+        for target, _ in _callees(stack.pop(), info):
+            if target.cxx_name not in found:
+                found[target.cxx_name] = target
+                stack.append(target)
+    return list(found.values())
+
+
 def build(info: ModuleInfo) -> CallGraph:
     g = CallGraph()
     for fn in info.functions:

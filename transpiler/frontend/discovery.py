@@ -3,6 +3,7 @@ pure-Python context (module constants, `__init__` config on `self`, undecorated 
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -227,9 +228,27 @@ def _walk_statements(block: cst.BaseSuite, classes: bool = False) -> list[cst.CS
     return out
 
 
+def _module_definitions(body: Sequence[cst.BaseStatement]) -> Iterator[cst.BaseStatement]:
+    """The module's statements, and the function and class definitions inside its top-level
+    `if` blocks (`if __name__ == "__main__":` often defines the jit launcher)."""
+    for stmt in body:
+        if isinstance(stmt, cst.If):
+            arms: list[cst.BaseSuite] = [stmt.body]
+            orelse = stmt.orelse
+            while orelse is not None:
+                arms.append(orelse.body)
+                orelse = orelse.orelse if isinstance(orelse, cst.If) else None
+            for arm in arms:
+                if isinstance(arm, cst.IndentedBlock):
+                    nested = _module_definitions(arm.body)
+                    yield from (d for d in nested if isinstance(d, (cst.FunctionDef, cst.ClassDef)))
+        else:
+            yield stmt
+
+
 def discover(module: cst.Module, names: NameResolver) -> ModuleInfo:
     info = ModuleInfo()
-    for stmt in module.body:
+    for stmt in _module_definitions(module.body):
         if isinstance(stmt, cst.FunctionDef):
             kind = _decorator_kind(stmt, names)
             if kind:

@@ -58,8 +58,9 @@ class ModuleContext:
     positions: Mapping[cst.CSTNode, CodeRange]
     info: ModuleInfo
     sink: DiagnosticSink
-    #: module-wide Meta member names -> Python expression (names are unique per expression).
-    meta_names: dict[str, str] = field(default_factory=dict)
+    #: module-wide Meta member name -> (Python expression, kind). A kernel takes its launcher's
+    #: Meta, so one expression of two kinds (an Int<N> type here, a value there) is two members.
+    meta_names: dict[str, tuple[str, str]] = field(default_factory=dict)
     #: DSL functions reachable from a kernel (emitted as device functions).
     device_functions: set[str] = field(default_factory=set)
     host_functions: set[str] = field(default_factory=set)
@@ -179,23 +180,21 @@ class FunctionContext:
             return None
         return self.mod.traced_attributes.get((self.fn.cls.name, node.attr.value))
 
-    def refine_meta(self, name: str, kind: str) -> None:
-        """Give a member of unknown kind the kind its use requires."""
-        for i, member in enumerate(self.meta):
-            if member.name == name and member.kind != kind:
-                self.meta[i] = MetaMember(member.name, member.expr, kind)
-
     def add_meta(self, expr: cst.BaseExpression, kind: str) -> MetaMember:
-        from ..analysis.meta import member_name
+        from ..analysis.meta import STATIC_INT, VALUE, member_name
 
         text = " ".join(self.mod.code(expr).split())
-        base = member_name(expr)
+        if kind == VALUE and (text, STATIC_INT) in self.mod.meta_names.values():
+            kind = STATIC_INT  # an Int<N> member serves as a value too
+        return self._meta_member(text, member_name(expr), kind)
+
+    def _meta_member(self, text: str, base: str, kind: str) -> MetaMember:
         name = base
         n = 2
-        while name in self.mod.meta_names and self.mod.meta_names[name] != text:
+        while name in self.mod.meta_names and self.mod.meta_names[name] != (text, kind):
             name = f"{base}_{n}"
             n += 1
-        self.mod.meta_names[name] = text
+        self.mod.meta_names[name] = (text, kind)
         for existing in self.meta:
             if existing.name == name:
                 return existing

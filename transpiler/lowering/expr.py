@@ -134,9 +134,9 @@ class ExprLowerer:
         if kind.cat is Cat.META:
             member = str(kind.value)
             if kind.meta_kind == m.VALUE and role is not None and role.layout:
-                # A Python value inside layout algebra: a static integer.
-                self.fc.refine_meta(member, m.STATIC_INT)
-                kind = Kind(Cat.META, value=member, meta_kind=m.STATIC_INT)
+                # A Python value inside layout algebra: a static integer (C<v>, v the member's
+                # constexpr value, so that the member stays a value for its other uses).
+                return c.Construct(c.Type("C", (c.Id(f"Meta::{member}"),)))
             if kind.meta_kind == m.STATIC_INT:
                 return c.Construct(meta_type(member))
             if kind.meta_kind == m.TYPE:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cached_property
 
 import libcst as cst
@@ -23,7 +23,7 @@ from ..cxx.literals import static_int_type
 from ..diagnostics import DeferredBranch, TranslationError
 from ..dsl import numeric_type
 from ..dsl.numeric_entries import cast_value
-from ..frontend.discovery import is_struct_class
+from ..frontend.discovery import DslFunction, is_struct_class
 from ..frontend.walk import walk
 from .call import CallLowerer, argument, callee_params
 from .context import FunctionContext, TracedAttribute
@@ -770,7 +770,7 @@ class StmtLowerer:
             return [note, *self.block(body)]
         cond = self.lw.materialize(val, static, s.test)
         region = STATIC_IF if static else DYNAMIC_IF
-        if static and not isinstance(s.orelse, cst.If) and not _has_jump(s):
+        if static and not _has_jump(s):
             return self._static_if(s, cond)
         then = self._scoped(region, s.body)
         other: list[c.Stmt] = []
@@ -794,6 +794,9 @@ class StmtLowerer:
         other_vars: dict[str, Var] = {}
         if isinstance(s.orelse, cst.Else):
             other, other_vars = self._scoped_vars(STATIC_IF, s.orelse.body)
+        elif isinstance(s.orelse, cst.If):  # `elif`: an else arm holding the next `if`
+            elif_ = s.orelse
+            other, other_vars = self._scoped_vars(STATIC_IF, lambda: self.if_(elif_))
         end = self.mod.positions[s].end
         exported: dict[str, Var] = {}
         for name, var in [*then_vars.items(), *other_vars.items()]:
@@ -840,10 +843,14 @@ class StmtLowerer:
                 positions.setdefault(node.value, []).append((start.line, start.column))
         return positions
 
-    def _scoped_vars(self, region: str, body: cst.BaseSuite) -> tuple[list[c.Stmt], dict[str, Var]]:
+    def _scoped_vars(
+        self, region: str, body: cst.BaseSuite | Callable[[], list[c.Stmt]]
+    ) -> tuple[list[c.Stmt], dict[str, Var]]:
+        """The statements of `body` (a block, or a function lowering one) in a new scope of
+        `region`, with the variables that scope defined."""
         self.fc.env.push(region)
         try:
-            stmts = self.block(body)
+            stmts = body() if callable(body) else self.block(body)
             names = dict(self.fc.env.scopes[-1].names)
         except DeferredBranch as deferred:
             if region != STATIC_IF:
@@ -1081,11 +1088,14 @@ class StmtLowerer:
         for key in ("grid", "block"):
             if key not in options:
                 raise fc.error(call, "bad-launch", f"launch needs {key}=[x, y, z]")
-        smem: c.Expr = (
-            self.lw.value(options["smem"])
-            if "smem" in options
-            else c.Annotated("smem=", c.Lit("0"))
-        )
+        if "smem" in options:
+            smem: c.Expr = self.lw.value(options["smem"])
+        elif self._uses_smem_allocator(target):
+            # The DSL sizes the launch from the kernel's SmemAllocator calls; bbx does not yet,
+            # and gives the kernel the target's default dynamic shared memory instead.
+            smem = c.Annotated("smem=", c.Id("bbx::smem_allocator_default_bytes"))
+        else:
+            smem = c.Annotated("smem=", c.Lit("0"))
         stream = self.lw.value(options["stream"]) if "stream" in options else c.Id(fc.stream_name)
         block = self._block_threads(options["block"])
         if "min_blocks_per_mp" in options:
@@ -1109,6 +1119,17 @@ class StmtLowerer:
             smem,
             stream,
             tuple(args),
+        )
+
+    def _uses_smem_allocator(self, kernel: DslFunction) -> bool:
+        """Whether `kernel`, or a function it calls, makes a `cutlass.utils.SmemAllocator`."""
+        from ..frontend.callgraph import reachable
+
+        return any(
+            isinstance(node, cst.Call)
+            and self.mod.names.resolve(node.func) == "cutlass.utils.SmemAllocator"
+            for fn in reachable(kernel, self.mod.info)
+            for node in walk(fn.node.body)
         )
 
     def _extents(self, node: cst.BaseExpression) -> list[tuple[Val, cst.BaseExpression]]:

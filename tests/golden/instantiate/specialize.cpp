@@ -5,7 +5,7 @@ using namespace bbx_inst;
 // specialize(x, y, bias, mode="relu", passes=2)
 struct SpecializeMeta {
   static constexpr bool passes_gt_4 = false;
-  using elems_per_block_THREADS_VEC = bbx::Int<512>;
+  static constexpr int elems_per_block_THREADS_VEC = 512;
   static constexpr bool mode_eq_relu = true;
   static constexpr bool mode_eq_square = false;
   static constexpr bool mode_eq_identity = false;

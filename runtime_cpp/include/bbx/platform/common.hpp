@@ -133,4 +133,14 @@ struct mask_and_clamp {
 template <class T>
 BBX_HOST_DEVICE constexpr T make_warp_uniform(T const& x) { return x; }
 }  // namespace arch
+
+// Dynamic shared memory given to a kernel launched without `smem=` that makes a SmemAllocator:
+// the DSL sizes such a launch from the allocator's calls, which bbx does not compute yet, so
+// the kernel gets what every target grants without opting in (CUDA: 48 KB; AMD LDS: 64 KB; the
+// simulator models AMD).
+#if defined(BBX_TARGET_CUDA)
+inline constexpr unsigned smem_allocator_default_bytes = 48 * 1024;
+#else
+inline constexpr unsigned smem_allocator_default_bytes = 64 * 1024;
+#endif
 }  // namespace bbx

@@ -51,18 +51,24 @@ struct SmemAllocator {
     using T = dtype_t<DType>;
     static_assert(is_C_v<Align>, "SmemAllocator: byte_alignment must be a compile-time integer");
     constexpr int A = int(Align::value) > int(alignof(T)) ? int(Align::value) : int(alignof(T));
-    static_assert((A & (A - 1)) == 0 && A <= 16,
-                  "SmemAllocator: byte_alignment must be a power of two of at most 16");
+    static_assert((A & (A - 1)) == 0, "SmemAllocator: byte_alignment must be a power of two");
     const long long bytes = static_cast<long long>(count) * static_cast<long long>(sizeof(T));
-    return make_smem_ptr<A>(reinterpret_cast<T*>(take(A, bytes)));
+    // Offsets are aligned from the base, whose alignment the pointer's type may claim up to 16.
+    constexpr int known = A < 16 ? A : 16;
+    return make_smem_ptr<known>(reinterpret_cast<T*>(take(A, bytes)));
   }
 
   // `allocate_tensor(element_type, layout, byte_alignment=...)`: a shared-memory tensor with
-  // `cosize(layout)` elements.
-  template <class DType, class Layout, class Align = Int<1>>
-  BBX_DEVICE auto allocate_tensor(DType const& dtype, Layout const& layout, Align const& = {}) {
-    auto p = allocate_array(dtype, cosize(layout), Align{});
-    return make_tensor(p, layout);
+  // `cosize(layout)` elements; a shape (an integer or a tuple) stands for its compact layout.
+  template <class DType, class LayoutOrShape, class Align = Int<1>>
+  BBX_DEVICE auto allocate_tensor(DType const& dtype, LayoutOrShape const& layout,
+                                  Align const& = {}) {
+    if constexpr (is_layout_v<LayoutOrShape>) {
+      auto p = allocate_array(dtype, cosize(layout), Align{});
+      return make_tensor(p, layout);
+    } else {
+      return allocate_tensor(dtype, make_layout(layout), Align{});
+    }
   }
 
  private:

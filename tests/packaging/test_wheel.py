@@ -1,11 +1,12 @@
 """A wheel built from the repository, installed into a fresh venv outside the checkout, must find
-its header library and templates."""
+its header library and templates, and hold the data files the package reads."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 import venv
+import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,6 +26,10 @@ def test_installed_wheel_ships_headers_and_templates(tmp_path: Path) -> None:
         cwd=tmp_path,
     )
     (wheel,) = wheel_dir.glob("baybridge-*.whl")
+    shipped = set(zipfile.ZipFile(wheel).namelist())
+    data_files = [f"bbx/{path.relative_to(ROOT / 'transpiler').as_posix()}"
+                  for path in (ROOT / "transpiler").rglob("*.txt")]  # fmt: skip
+    assert data_files and not [f for f in data_files if f not in shipped], data_files
 
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=True).create(env_dir)

@@ -6,7 +6,7 @@ nvcc variant, with nvcc's own phase breakdown, and what each variant's code does
 
 Each variant (extra nvcc flags, passed through BBX_NVCC_FLAGS; `default` adds none) runs in a
 fresh process with a fresh build cache:
-  * build: the time of `cute.compile(Softmax(max_n=8192), y, x)` (f32; translation excluded,
+  * build: the time of `cute.compile(Softmax(n=8192), y, x)` (f32; translation excluded,
     the module is translated at import), and nvcc's phases (`nvcc --time`);
   * run: the result against torch.softmax, the kernel's bandwidth at --shape (CUDA events,
     median), and the host time of one call (the kernel is asynchronous: a loop of calls,
@@ -33,7 +33,6 @@ sys.path.insert(0, sys.argv[1] + "/benchmarks")
 import torch
 import bbx.hook
 from gpu_timing import median_ms
-from cutlass.cute.runtime import from_dlpack
 spec = importlib.util.spec_from_file_location("softmax", sys.argv[1] + "/samples/softmax.py")
 sample = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(sample)
@@ -43,8 +42,8 @@ m, n = (int(v) for v in sys.argv[2].split("x"))
 iters = int(sys.argv[3])
 x = torch.randn(m, n, device="cuda")
 y = torch.empty_like(x)
-tx, ty = (from_dlpack(t, assumed_align=16).mark_layout_dynamic(leading_dim=1) for t in (x, y))
-op = sample.Softmax(max_n=8192)
+tx, ty = sample.row_major(x), sample.row_major(y)
+op = sample.Softmax(n=n)
 start = time.perf_counter()
 compiled = sample.cute.compile(op, ty, tx)
 build_s = time.perf_counter() - start
@@ -53,10 +52,9 @@ torch.cuda.synchronize()
 torch.testing.assert_close(y, torch.softmax(x, dim=1))
 kernel_ms = median_ms(lambda: compiled(ty, tx), iters)
 torch_ms = median_ms(lambda: torch.softmax(x, 1), iters)
-small = torch.randn(4, 1024, device="cuda")
+small = torch.randn(4, n, device="cuda")  # the sample's tensors are n wide (n is static)
 small_out = torch.empty_like(small)
-ts, tso = (from_dlpack(t, assumed_align=16).mark_layout_dynamic(leading_dim=1)
-           for t in (small, small_out))
+ts, tso = sample.row_major(small), sample.row_major(small_out)
 compiled(tso, ts)
 
 def per_call_us(fn, calls=5000):
@@ -117,7 +115,7 @@ def main() -> None:
             rows.append((variant, result, phases(times)))
     import torch
 
-    print(f"# {torch.cuda.get_device_name()}, {os.cpu_count()} cores: softmax f32 (max_n 8192), "
+    print(f"# {torch.cuda.get_device_name()}, {os.cpu_count()} cores: softmax f32 (n 8192), "
           f"cold build per nvcc variant; run time at {args.shape}")
     for variant, r, p in rows:
         top = ", ".join(f"{k} {v:.1f}" for k, v in sorted(p.items(), key=lambda kv: -kv[1])[:5])

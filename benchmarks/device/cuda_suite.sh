@@ -29,13 +29,14 @@ if [ "$what" = checks ] || [ "$what" = all ]; then
     "row_scale.py --rows 64 --n 256 --norm l2"
     "dynamic_control.py --rows 33 --cols 37"
     "specialize.py --mode square --passes 2"
-    "softmax.py --n 1,37,1000,8192 --max-n 8192"
-    "softmax.py --n 1,37,1000,8192 --max-n 8192 --online --dtype bf16"
-    "rmsnorm.py --n 1,37,4096 --dtype bf16"
-    "layernorm.py --n 1,37,4096"
-    "layernorm.py --n 1,37,4096 --dtype bf16 --max-n 8192"
+    "softmax.py --n 1,37,1000,8192,40000"
+    "softmax.py --n 1,37,1000,8192,40000 --online --dtype bf16"
+    "rmsnorm.py --n 1,37,4096,40000 --dtype bf16"
+    "rmsnorm.py --n 1,2,3,4096 --max-threads 256"
+    "layernorm.py --n 1,37,4096,40000"
+    "layernorm.py --n 1,37,4096 --dtype bf16 --max-threads 256"
     "layernorm.py --n 1,37,4096 --offset 1000 --no-affine"
-    "cross_entropy.py --n 1,37,4096"
+    "cross_entropy.py --n 1,37,4096,40000"
   )
   i=0
   for c in "${cases[@]}"; do

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# NVIDIA's unmodified CuTe-DSL example scripts through `bbx run` on an NVIDIA GPU (CUDA target),
+# for a call of the lent machine (issue 14, acceptance 2 and 3):
+#   scripts:  the list of tests/shim/test_upstream_scripts.py, each printing its own check
+#             (built in parallel: each builds with nvcc), with its exit status
+#   bench:    elementwise_add.py --M 16384 --N 16384 --benchmark (its own timing), next to
+#             benchmarks/elementwise_add_bench.py (bbx, torch.add and a device copy in one run)
+# Usage: upstream_cuda.sh scripts|bench|all. Expects wheels of baybridge, libcst and pyyaml in
+# .whl/ (as cuda_suite.sh) and the corpus at $BBX_CUTLASS_CORPUS or ../shared/corpus/cutlass.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+what="${1:-all}"
+out="${OUT:-/tmp/bbx-out}"
+corpus="${BBX_CUTLASS_CORPUS:-../shared/corpus/cutlass}"
+mkdir -p "$out"
+python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+  --target /tmp/site .whl/*.whl || exit 1
+export PYTHONPATH=/tmp/site PYTHONUNBUFFERED=1 BBX_TARGET=cuda BBX_CACHE_DIR=/tmp/bbx-cache
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/card.txt"
+[ -d "$corpus" ] || { echo "no corpus at $corpus"; exit 1; }
+
+if [ "$what" = scripts ] || [ "$what" = all ]; then
+  echo "== upstream scripts on CUDA"
+  cases=(
+    "experimental/primitives/tutorial/01_hello_world.py"
+    "cute/ampere/kernel/elementwise/elementwise_add.py --M 256 --N 384"
+    "cute/ampere/kernel/elementwise/elementwise_apply.py --M 256 --N 384"
+    "cute/hopper/kernel/cta_norm/cta_norm.py --norm_type rms --M 8 --N 256"
+    "cute/hopper/kernel/cta_norm/cta_norm.py --norm_type layer --M 8 --N 256"
+    "dsl_tutorials/smem_allocator.py"
+    "dsl_tutorials/dynamic_smem_size.py"
+    "dsl_tutorials/dataclass_immutable.py"
+    "experimental/primitives/shfl_sync.py"
+    "experimental/primitives/barrier_cta_sync.py"
+    "experimental/primitives/tutorial/07_vectorized_array.py"
+    "experimental/primitives/reduction/block_smem_reduce.py"
+    "experimental/primitives/reduction/thread_vector_reduce.py"
+    "experimental/primitives/reduction/warp_vector_reduce.py"
+  )
+  i=0
+  for c in "${cases[@]}"; do
+    # shellcheck disable=SC2086
+    (python3 -m bbx.cli run $corpus/$c > "$out/upstream_$i.txt" 2>&1; echo "exit $?" >> "$out/upstream_$i.txt") &
+    i=$((i + 1))
+  done
+  wait
+  i=0
+  for c in "${cases[@]}"; do
+    echo "-- $c: $(tail -1 "$out/upstream_$i.txt")"
+    head -n -1 "$out/upstream_$i.txt" | tail -3
+    i=$((i + 1))
+  done
+fi
+
+if [ "$what" = bench ] || [ "$what" = all ]; then
+  echo "== elementwise_add.py --M 16384 --N 16384 --benchmark (the script's own timing)"
+  python3 -m bbx.cli run "$corpus/cute/ampere/kernel/elementwise/elementwise_add.py" \
+    --M 16384 --N 16384 --benchmark 2>&1 | tail -8 | tee "$out/upstream_elementwise_bench.txt"
+  echo "== bbx vs torch.add vs device copy, one process"
+  python3 benchmarks/elementwise_add_bench.py 2>&1 | tee "$out/elementwise_add_bench.txt"
+fi

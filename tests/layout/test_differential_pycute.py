@@ -110,7 +110,14 @@ _orig_complement = pycute_layout.complement
 def _check_rank1_composition(a: Layout, s: int, d: int) -> None:
     if d == 0:
         return
-    fa = coalesce(a)
+    # The conditions CuTe checks, on A coalesced as CuTe's composition does (coalesce_x: a
+    # trailing size-1 mode counts as size 2, so its stride stays).
+    flat_shape, flat_stride = flatten(a.shape), flatten(a.stride)
+    if not is_tuple(flat_shape):
+        flat_shape, flat_stride = (flat_shape,), (flat_stride,)
+    if flat_shape[-1] == 1:
+        flat_shape = (*flat_shape[:-1], 2)
+    fa = coalesce(Layout(flat_shape, flat_stride))
     shapes, strides = flatten(fa.shape), flatten(fa.stride)
     if not is_tuple(shapes):
         shapes, strides = (shapes,), (strides,)

@@ -16,7 +16,18 @@ from ..analysis.value import Val
 from ..cxx import ast as c
 from .builder import method
 from .control import ANNOTATION
-from .entry import RECEIVER, Attribute, Constant, Function, Marker, NvidiaOnly, Param, params
+from .entry import (
+    RECEIVER,
+    Attribute,
+    Constant,
+    CustomMethod,
+    Function,
+    Marker,
+    NvidiaOnly,
+    Param,
+    assemble,
+    params,
+)
 from .lowerer import Lowerer
 from .nvidia import CLUSTER, TMEM
 from .registry import Registry
@@ -119,6 +130,74 @@ def register(r: Registry) -> None:
         example="a = gA.iterator.toint()"))
     r.add_member(Cat.VALUE, "llvm_ptr", Attribute(
         custom=_same, result=RECEIVER, example="p = gA.iterator.llvm_ptr"))
+    # Pointers are values; pointer arithmetic (`p + i`) gives a dynamic value.
+    pointers = (Cat.VALUE, Cat.DYNAMIC)
+    r.add_member(pointers, "raw_ptr", CustomMethod(
+        _raw_ptr, example="p = gA.iterator.raw_ptr() + 4\ny = p.load()"))
+    r.add_member(pointers, "load", CustomMethod(
+        _pointer_load, example="p = gA.iterator\ny = p.load()\nv = (p + 4).load(count=4)"))
+    r.add_member(pointers, "store", CustomMethod(
+        _pointer_store, example="p = gA.iterator\np.store(x)\n"
+        "(p + 4).store(cute.full(4, 1.0, cutlass.Float32))"))
+
+
+#: Pointer.load / Pointer.store: the DSL's parameters after the value (hints are dropped;
+#: `is_volatile` and `ordering` change the access, see _plain_access).
+_LOAD_PARAMS = params(
+    "alignment:ignored * count:ignored is_volatile:ignored is_invariant:ignored "
+    "is_invariant_group:ignored ordering:ignored syncscope:ignored loc:ignored ip:ignored"
+)
+_STORE_PARAMS = params(
+    "value:value * alignment:ignored is_volatile:ignored is_invariant_group:ignored "
+    "ordering:ignored syncscope:ignored loc:ignored ip:ignored"
+)
+
+
+def _plain_access(lw: Lowerer, node: cst.Call) -> None:
+    """bbx translates plain pointer accesses only: a volatile or ordered one is refused rather
+    than silently made plain."""
+    for arg in node.args:
+        name = arg.keyword.value if arg.keyword is not None else None
+        value = literal_value(lw, arg.value) if name in ("is_volatile", "ordering") else None
+        if (name == "is_volatile" and value is not False) or (
+            name == "ordering" and value != "not_atomic"
+        ):
+            raise lw.error(
+                arg.value,
+                "not-yet-supported",
+                f"Pointer access with {name}= is not yet supported by bbx",
+                "for an ordered access use cute.arch.load/store with sem= and scope=",
+            )
+
+
+def _pointer_load(lw: Lowerer, node: cst.Call, receiver: Val, obj: c.Expr, name: str) -> Val:
+    """`ptr.load()`: the pointee; `ptr.load(count=N)`: N elements as a register value."""
+    _plain_access(lw, node)
+    parts = assemble(lw, node, "ptr_load", _LOAD_PARAMS, 0, "Pointer.load", leading=(obj,))
+    count = next((a.value for a in node.args if a.keyword and a.keyword.value == "count"), None)
+    if count is None or (isinstance(count, cst.Name) and count.value == "None"):
+        return Val(k.dynamic(), c.Call(c.Id(parts.cxx), tuple(parts.args)), node=node)
+    # count: a compile-time integer (a literal, a Python value or a Constexpr parameter)
+    n = lw.lower(count)
+    if n.kind.cat not in (Cat.LITERAL, Cat.STATIC, Cat.CONSTEXPR, Cat.META):
+        raise lw.error(count, "bad-arguments", "Pointer.load: count= must be a compile-time "
+                       "integer", "the DSL loads a vector of a static length")
+    args = (*parts.args, lw.materialize(n, True, count))
+    return Val(k.Kind(Cat.TENSOR_SSA), c.Call(c.Id(parts.cxx), args), node=node)
+
+
+def _pointer_store(lw: Lowerer, node: cst.Call, receiver: Val, obj: c.Expr, name: str) -> Val:
+    """`ptr.store(v)`: v (an element, or a register value from there on)."""
+    _plain_access(lw, node)
+    parts = assemble(lw, node, "ptr_store", _STORE_PARAMS, 1, "Pointer.store", leading=(obj,))
+    return Val(k.VALUE, c.Call(c.Id(parts.cxx), tuple(parts.args)), node=node)
+
+
+def _raw_ptr(lw: Lowerer, node: cst.Call, receiver: Val, obj: c.Expr, name: str) -> Val:
+    """`ptr.raw_ptr()`: the pointer itself (bbx pointers are the machine's pointers)."""
+    if node.args:
+        raise lw.error(node.args[0].value, "bad-arguments", "raw_ptr() takes no arguments")
+    return Val(receiver.kind, obj, node=node)
 
 
 def _same(lw: Lowerer, node: cst.Attribute, receiver: Val, obj: c.Expr, name: str) -> Val:

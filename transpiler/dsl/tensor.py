@@ -90,7 +90,8 @@ def register(r: Registry) -> None:
     r.add_member((Cat.DYNAMIC, Cat.VALUE), "to", CustomMethod(
         _to, example="y = x.to(cutlass.Float16)"))
     r.add_member(Cat.TENSOR_SSA, "reduce", CustomMethod(
-        _reduce, example="s = ssa.reduce(cute.ReductionOp.ADD, 0.0, 0)"))
+        _reduce, example="s = ssa.reduce(cute.ReductionOp.ADD, 0.0, 0)\nm = ssa.reduce('max')\n"
+        "t = ssa.reduce(op='add', acc=s)"))
     r.add_member(Cat.TENSOR_SSA, "numel", Attribute(custom=_numel, example="n2 = ssa.numel"))
     _ = FIRST, RECEIVER
 
@@ -191,7 +192,16 @@ def _to(lw: Lowerer, node: cst.Call, receiver: Val, obj: c.Expr, name: str) -> V
     return Val(kind, c.Call(c.Id("to"), (obj,), (t,)), node=node)
 
 
+#: cutlass.Vector.reduce's op names -> C++ functors.
+_VECTOR_REDUCE_OPS = {"add": "plus", "mul": "multiplies", "max": "maximum", "min": "minimum"}
+
+
 def _reduce(lw: Lowerer, node: cst.Call, receiver: Val, obj: c.Expr, name: str) -> Val:
+    """TensorSSA.reduce(op, init_val, reduction_profile), or cutlass.Vector.reduce(op='add', *,
+    dim=None, acc=None) (op a string): both are register values here."""
+    first = node.args[0].value if node.args else None
+    if first is None or lw.lower(first).kind.cat is not Cat.FUNC:  # not a cute.ReductionOp
+        return _vector_reduce(lw, node, obj)
     bound = lw.bind(node, ["op", "init_val", "reduction_profile"], ".reduce", 2)
     profile = bound.get("reduction_profile")
     if profile is not None and not (
@@ -208,3 +218,51 @@ def _reduce(lw: Lowerer, node: cst.Call, receiver: Val, obj: c.Expr, name: str) 
     op = lw.materialize(lw.lower(bound["op"]), False)
     init = lw.value(bound["init_val"])
     return Val(k.dynamic(), c.Call(c.Id("reduce"), (obj, op, init)), node=node)
+
+
+def literal_value_or_none(lw: Lowerer, node: cst.BaseExpression) -> object:
+    """The compile-time Python value of `node`, or None when it has none."""
+    val = lw.lower(node)
+    return val.kind.value if val.kind.cat is Cat.LITERAL else None
+
+
+def _op_chosen_at_specialization(lw: Lowerer, op: cst.BaseExpression) -> c.Expr | None:
+    """The functor for an op name that is a Python value of the specialization (a Constexpr
+    string parameter): `op == "add"`, ... as Meta members choosing the type; None when `op` is
+    a run-time value."""
+    tests: list[c.Expr] = []
+    for name in _VECTOR_REDUCE_OPS:
+        target = cst.ComparisonTarget(cst.Equal(), cst.SimpleString(f'"{name}"'))
+        test = lw.lower(cst.Comparison(left=op, comparisons=[target]))
+        if test.kind.cat not in (Cat.META, Cat.STATIC, Cat.CONSTEXPR, Cat.LITERAL):
+            return None
+        tests.append(lw.materialize(test, True, op))
+    chosen: c.CxxType = c.Type("python_only_value")  # no op matched: no C++ use accepts it
+    for chooses, name in reversed(list(zip(tests, _VECTOR_REDUCE_OPS.values(), strict=True))):
+        chosen = c.Type("std::conditional_t", (chooses, c.Type(name), chosen))
+    return c.Construct(chosen)
+
+
+def _vector_reduce(lw: Lowerer, node: cst.Call, obj: c.Expr) -> Val:
+    bound = lw.bind(node, ["op", "dim", "acc"], "Vector.reduce", 0)
+    op_name = literal_value_or_none(lw, bound["op"]) if "op" in bound else "add"
+    functor = (
+        c.Construct(c.Type(_VECTOR_REDUCE_OPS[op_name]))
+        if isinstance(op_name, str) and op_name in _VECTOR_REDUCE_OPS
+        else _op_chosen_at_specialization(lw, bound["op"]) if op_name is None else None
+    )
+    if functor is None:
+        where = bound.get("op", node)
+        raise lw.error(where, "not-yet-supported" if op_name is None else "bad-arguments",
+                       "Vector.reduce: op must be one of the strings 'add', 'mul', 'min', 'max' "
+                       "written at the call" + (" (bbx does not yet take it from a variable or "
+                       "a Constexpr parameter)" if op_name is None else ""),
+                       "e.g. v.reduce('max'), or cute.ReductionOp.MAX with init_val")
+    dim = bound.get("dim")
+    if dim is not None and not (isinstance(dim, cst.Name) and dim.value == "None"):
+        raise lw.error(dim, "unsupported-argument", "Vector.reduce(dim=...) (a reduction over "
+                       "some dimensions only) is not supported", "reduce the whole vector")
+    args: tuple[c.Expr, ...] = (obj, functor)
+    if "acc" in bound:
+        args += (lw.value(bound["acc"]),)
+    return Val(k.dynamic(), c.Call(c.Id("reduce"), args), node=node)

@@ -13,6 +13,7 @@ from .builder import fn, method
 from .control import ANNOTATION
 from .entry import Custom, CustomMethod, Marker, OpClass, assemble, params
 from .lowerer import Lowerer
+from .numeric import NUMERIC_TYPES
 from .registry import Registry
 
 
@@ -28,7 +29,9 @@ def register(r: Registry) -> None:
     r.add_member(a, "allocate_array", method(
         "allocate_array", "element_type:type_c num_elems:any byte_alignment:any", k.VALUE, 1,
         example="p = smem.allocate_array(cutlass.Float32, 16)"))
-    r.add_member(a, "allocate", CustomMethod(_allocate, example="p = smem.allocate(64, 16)"))
+    r.add_member(a, "allocate", CustomMethod(
+        _allocate, example="p = smem.allocate(64, 16)\nq = smem.allocate(cutlass.Int32)\n"
+        "q.store(3)"))
     register_layout_enum(r)
 
 
@@ -72,5 +75,17 @@ def _allocate(lw: Lowerer, node: cst.Call, receiver: Val, obj: c.Expr, name: str
     call = c.Call(c.Member(obj, "allocate"), tuple(parts.args))
     first = parts.first_kind
     if first is not None and first.cat in (Cat.TYPE, Cat.CONSTEXPR):
+        if _is_numeric_type(lw, node.args[0].value):
+            return Val(k.VALUE, call, node=node)  # allocate(Int32): a pointer to one element
         return Val(Kind(Cat.STRUCT_REF), call, node=node)
     return Val(k.VALUE, call, node=node)
+
+
+def _is_numeric_type(lw: Lowerer, node: cst.BaseExpression) -> bool:
+    """Whether `node` is a numeric type (cutlass.Int32), not a @cute.struct class."""
+    val = lw.lower(node)
+    cxx = val.type if val.kind.cat is Cat.TYPE else None
+    return isinstance(cxx, c.Type) and not cxx.args and cxx.name in _NUMERIC_CXX
+
+
+_NUMERIC_CXX = frozenset(t.cxx for t in NUMERIC_TYPES)

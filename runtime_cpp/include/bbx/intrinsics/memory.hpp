@@ -6,6 +6,8 @@
 //                                   sem_release make it atomic
 //   dynamic_smem_size()             bytes of dynamic shared memory the launch requested
 //   clock() / clock64()             the per-multiprocessor cycle counter (low 32 bits / all 64)
+//   ptr_load(p), ptr_load(p, _N{}), cutlass.Pointer's load() / load(count=N) / store(v)
+//   ptr_store(p, v)                 (namespace bbx)
 //
 // The DSL's cache hints (cop=, level1_eviction_priority=, level_prefetch_size=) are dropped by
 // the translator. Tags: bbx/intrinsics/atomic.hpp.
@@ -18,6 +20,7 @@
 #include "bbx/intrinsics/atomic.hpp"
 #include "bbx/platform.hpp"
 #include "bbx/tensor/pointer.hpp"
+#include "bbx/tensor/value.hpp"
 
 #if defined(BBX_TARGET_CPU)
 #  include <chrono>
@@ -140,3 +143,39 @@ inline long long clock64() {
 BBX_DEVICE int clock() { return static_cast<int>(static_cast<unsigned long long>(clock64())); }
 
 }  // namespace bbx::arch
+
+namespace bbx {
+// `ptr.load()`, `ptr.load(count=N)`, `ptr.store(v)` of a cutlass.Pointer: its element, N
+// consecutive elements as a register value (Value<T, N>, a cutlass.Vector), or v (an element or
+// a register value) written from there on. Plain accesses; checked mode sees each one.
+template <class P>
+  requires(arch::is_atomic_target_v<P>)
+BBX_DEVICE auto ptr_load(P const& p) {
+  using T = std::remove_const_t<arch::detail::pointee_t<P>>;
+  return arch::detail::load_as<T, arch::detail::order::relaxed, arch::detail::scope::cta, false>(p);
+}
+template <int N, class P>
+  requires(arch::is_atomic_target_v<P>)
+BBX_DEVICE auto ptr_load(P const& p) {
+  using T = std::remove_const_t<arch::detail::pointee_t<P>>;
+  Value<T, N> v;
+  BBX_UNROLL
+  for (int i = 0; i < N; ++i) v[i] = ptr_load(p + i);
+  return v;
+}
+template <class P, class Count>
+  requires(arch::is_atomic_target_v<P> && is_C_v<Count>)
+BBX_DEVICE auto ptr_load(P const& p, Count const&) {
+  return ptr_load<int(Count::value)>(p);
+}
+template <class P, class V>
+  requires(arch::is_atomic_target_v<P>)
+BBX_DEVICE void ptr_store(P const& p, V const& v) {
+  if constexpr (is_value_v<V>) {
+    BBX_UNROLL
+    for (int i = 0; i < int(decltype(size(v))::value); ++i) ptr_store(p + i, v[i]);
+  } else {
+    arch::detail::store_as<arch::detail::order::relaxed, arch::detail::scope::cta, false>(p, v);
+  }
+}
+}  // namespace bbx

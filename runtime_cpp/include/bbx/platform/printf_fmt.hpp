@@ -24,6 +24,10 @@ BBX_HOST_DEVICE void print_fmt_value(T const& x) {
     arch::printf("%g", static_cast<double>(x));
   } else if constexpr (std::is_integral_v<T> || is_C_v<T> || is_tuple_v<T>) {
     print(x);
+  } else if constexpr (is_mem_ptr_v<T>) {  // a pointer: its address
+    arch::printf("%p", static_cast<const void*>(x.get()));
+  } else if constexpr (std::is_pointer_v<T>) {
+    arch::printf("%p", static_cast<const void*>(x));
   } else if constexpr (std::is_convertible_v<T, float>) {  // half_t, bfloat16_t, ...
     arch::printf("%g", static_cast<double>(static_cast<float>(x)));
   } else {

@@ -38,11 +38,16 @@ struct SmemAllocator {
 
   // `allocate(Struct, byte_alignment=...)`: a `@cute.struct` in shared memory, at an offset
   // aligned to max(byte_alignment, the struct's alignment) as in the DSL (smem_struct.hpp).
+  // `allocate(cutlass.Int32)`: a numeric type gives a pointer to one element, as in the DSL.
   template <class S, class Align = Int<1>>
   BBX_DEVICE auto allocate(type_c<S> const&, Align const& = {}) {
     static_assert(is_C_v<Align>, "SmemAllocator: byte_alignment must be a compile-time integer");
-    constexpr long long A = Align::value > alignof(S) ? Align::value : alignof(S);
-    return struct_ref<S>{reinterpret_cast<S*>(take(A, static_cast<long long>(sizeof(S))))};
+    if constexpr (is_numeric_v<S>) {
+      return allocate_array(type_c<S>{}, Int<1>{}, Align{});
+    } else {
+      constexpr long long A = Align::value > alignof(S) ? Align::value : alignof(S);
+      return struct_ref<S>{reinterpret_cast<S*>(take(A, static_cast<long long>(sizeof(S))))};
+    }
   }
 
   // `allocate_array(element_type, num_elems=1, byte_alignment=...)`: an smem pointer.

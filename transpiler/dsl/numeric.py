@@ -56,6 +56,7 @@ NUMERIC_TYPES: tuple[NumericType, ...] = (
 
 BY_DSL_NAME: dict[str, NumericType] = {t.dsl_name: t for t in NUMERIC_TYPES}
 BY_SHORT: dict[str, NumericType] = {t.short: t for t in NUMERIC_TYPES}
+BY_CXX: dict[str, NumericType] = {t.cxx: t for t in NUMERIC_TYPES}
 
 #: The modules that export the numeric types (`cutlass.Float32` is `cutlass.cute.Float32`).
 EXPORTING_MODULES = ("cutlass", "cutlass.cute")

@@ -13,6 +13,7 @@ from .builder import C, fn, method
 from .entry import FIRST, RECEIVER, Attribute, Custom, CustomMethod
 from .lowerer import Lowerer
 from .registry import Registry
+from .roles import literal_value
 
 SSA = Kind(Cat.TENSOR_SSA)
 _INT_TUPLE = Kind(Cat.TUPLE)  # a shape or stride: an integer tuple (its rank known in C++)
@@ -118,8 +119,6 @@ def _array_access(
 def _vector_size(lw: Lowerer, node: cst.BaseExpression | None) -> int | None:
     if node is None or (isinstance(node, cst.Name) and node.value == "None"):
         return None
-    from .roles import literal_value
-
     n = literal_value(lw, node)
     if not isinstance(n, int) or isinstance(n, bool) or n < 1:
         raise lw.error(node, "bad-arguments", "vector_size= must be a literal positive integer")
@@ -220,12 +219,6 @@ def _reduce(lw: Lowerer, node: cst.Call, receiver: Val, obj: c.Expr, name: str) 
     return Val(k.dynamic(), c.Call(c.Id("reduce"), (obj, op, init)), node=node)
 
 
-def literal_value_or_none(lw: Lowerer, node: cst.BaseExpression) -> object:
-    """The compile-time Python value of `node`, or None when it has none."""
-    val = lw.lower(node)
-    return val.kind.value if val.kind.cat is Cat.LITERAL else None
-
-
 def _op_chosen_at_specialization(lw: Lowerer, op: cst.BaseExpression) -> c.Expr | None:
     """The functor for an op name that is a Python value of the specialization (a Constexpr
     string parameter): `op == "add"`, ... as Meta members choosing the type; None when `op` is
@@ -245,7 +238,7 @@ def _op_chosen_at_specialization(lw: Lowerer, op: cst.BaseExpression) -> c.Expr 
 
 def _vector_reduce(lw: Lowerer, node: cst.Call, obj: c.Expr) -> Val:
     bound = lw.bind(node, ["op", "dim", "acc"], "Vector.reduce", 0)
-    op_name = literal_value_or_none(lw, bound["op"]) if "op" in bound else "add"
+    op_name = literal_value(lw, bound["op"]) if "op" in bound else "add"
     functor = (
         c.Construct(c.Type(_VECTOR_REDUCE_OPS[op_name]))
         if isinstance(op_name, str) and op_name in _VECTOR_REDUCE_OPS

@@ -13,7 +13,7 @@ from .builder import fn, method
 from .control import ANNOTATION
 from .entry import Custom, CustomMethod, Marker, OpClass, assemble, params
 from .lowerer import Lowerer
-from .numeric import NUMERIC_TYPES
+from .numeric import BY_CXX
 from .registry import Registry
 
 
@@ -85,7 +85,4 @@ def _is_numeric_type(lw: Lowerer, node: cst.BaseExpression) -> bool:
     """Whether `node` is a numeric type (cutlass.Int32), not a @cute.struct class."""
     val = lw.lower(node)
     cxx = val.type if val.kind.cat is Cat.TYPE else None
-    return isinstance(cxx, c.Type) and not cxx.args and cxx.name in _NUMERIC_CXX
-
-
-_NUMERIC_CXX = frozenset(t.cxx for t in NUMERIC_TYPES)
+    return isinstance(cxx, c.Type) and not cxx.args and cxx.name in BY_CXX

@@ -183,6 +183,7 @@ def _translate(
     graph = build(info)
     mod.device_functions = graph.device
     mod.host_functions = graph.host
+    mod.callees = graph.callees
     for caller, call in graph.cycles:
         sink.add(
             mod.diagnostic(

@@ -43,12 +43,14 @@ def _callees(fn: DslFunction, info: ModuleInfo) -> list[tuple[DslFunction, cst.C
     return found
 
 
-def reachable(fn: DslFunction, info: ModuleInfo) -> list[DslFunction]:
-    """`fn` and the module's DSL functions it calls, directly or not."""
+def reachable(
+    fn: DslFunction, callees: dict[str, list[tuple[DslFunction, cst.Call]]]
+) -> list[DslFunction]:
+    """`fn` and the module's DSL functions it calls, directly or not (`CallGraph.callees`)."""
     found = {fn.cxx_name: fn}
     stack = [fn]
     while stack:
-        for target, _ in _callees(stack.pop(), info):
+        for target, _ in callees.get(stack.pop().cxx_name, []):
             if target.cxx_name not in found:
                 found[target.cxx_name] = target
                 stack.append(target)

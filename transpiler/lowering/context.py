@@ -64,6 +64,8 @@ class ModuleContext:
     #: DSL functions reachable from a kernel (emitted as device functions).
     device_functions: set[str] = field(default_factory=set)
     host_functions: set[str] = field(default_factory=set)
+    #: cxx name of a DSL function -> the module's DSL functions it calls (the call graph).
+    callees: dict[str, list[tuple[DslFunction, cst.Call]]] = field(default_factory=dict)
     source_lines: list[str] = field(default_factory=list)
     #: `@cute.jit` helpers imported from other modules of the package.
     externals: ExternalResolver | None = None

@@ -1128,7 +1128,7 @@ class StmtLowerer:
         return any(
             isinstance(node, cst.Call)
             and self.mod.names.resolve(node.func) == "cutlass.utils.SmemAllocator"
-            for fn in reachable(kernel, self.mod.info)
+            for fn in reachable(kernel, self.mod.callees)
             for node in walk(fn.node.body)
         )
 

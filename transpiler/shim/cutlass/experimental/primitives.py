@@ -1,0 +1,47 @@
+"""``cutlass.experimental.primitives`` on the host: its enumerations are real Python enums with
+the DSL's members and values (an ``IntEnum`` or a ``str``-valued ``Enum``, as in the DSL), so
+host code can choose one and pass it to a kernel as a Constexpr argument
+(``REDUX_KIND = prims.ReductionKind.ADD``). Functions are used inside transpiled code and are
+device-only markers here. The members come from the registry's data file
+``bbx/dsl/experimental_names.txt``, listed from NVIDIA's package."""
+
+from __future__ import annotations
+
+import ast
+import enum
+from pathlib import Path
+
+import bbx
+
+from .._markers import module_getattr
+
+MODULE = "cutlass.experimental.primitives"
+NAMES_FILE = Path(bbx.__file__).resolve().parent / "dsl" / "experimental_names.txt"
+
+
+class StrEnum(str, enum.Enum):
+    """A string-valued member compares equal to its value, as the DSL's enums do."""
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+def _enumerations() -> dict[str, type[enum.Enum]]:
+    """Every class of the module whose members are all listed with values."""
+    found: dict[str, type[enum.Enum]] = {}
+    for line in NAMES_FILE.read_text().splitlines():
+        fields = line.split()
+        if line.startswith("#") or len(fields) < 4 or fields[0] != MODULE or fields[2] != "class":
+            continue
+        members = [field.partition("=") for field in fields[3:]]
+        if not all(sep for _, sep, _ in members):
+            continue  # a class with methods (descriptors, addresses): device-only
+        values = {name: ast.literal_eval(value) for name, _, value in members}
+        base: type[enum.Enum] = (enum.IntEnum if all(isinstance(v, int) for v in values.values())
+                                 else StrEnum)
+        found[fields[1]] = base(fields[1], values, module=MODULE)  # type: ignore[call-overload]
+    return found
+
+
+globals().update(_enumerations())
+__getattr__ = module_getattr(MODULE)

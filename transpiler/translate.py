@@ -18,7 +18,7 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from . import __version__
-from .analysis.meta import MetaMember
+from .analysis.meta import MetaMember, rebase_member
 from .cxx.emit import Section, render_module
 from .cxx.printer import function_text
 from .diagnostics import Diagnostic, DiagnosticSink, TranslationError, internal_error
@@ -30,6 +30,7 @@ from .lowering.context import ModuleContext
 from .lowering.function import LoweredFunction, lower_function, lower_variant, meta_block
 from .lowering.records import struct_text
 from .lowering.signature import ParamSig
+from .lowering.stmt import kernel_uses_smem_allocator
 from .lowering.struct import module_struct_sections
 
 
@@ -44,6 +45,9 @@ class FunctionInfo:
     all_meta: tuple[MetaMember, ...]  # including members used by the functions it calls
     params: tuple[ParamSig, ...]
     stream_param: str | None
+    #: a kernel that (or whose callees) makes a SmemAllocator: launched without `smem=`, it
+    #: gets the target's default dynamic shared memory.
+    uses_smem_allocator: bool = False
 
 
 @dataclass
@@ -337,10 +341,25 @@ def _function_infos(mod: ModuleContext, lowered: list[LoweredFunction]) -> list[
         seen.add(name)
         out += by_name[name].meta
         for callee in by_name[name].calls:
-            out += [x for x in transitive(callee, seen) if x not in out]
+            out += [x for x in launched(name, callee, transitive(callee, seen)) if x not in out]
         for helper in mod.external_calls.get(name, []):
-            out += [x for x in helper.info.all_meta if x not in out]
+            rebased = launched(name, helper.cxx_name, list(helper.info.all_meta))
+            out += [x for x in rebased if x not in out]
         return out
+
+    def launched(caller: str, kernel: str, members: list[MetaMember]) -> list[MetaMember]:
+        """A launched kernel's Meta members in its launcher's terms."""
+        launches = mod.launch_arguments.get((caller, kernel), [{}])
+        rebased = [[rebase_member(m, given) for m in members] for given in launches]
+        if any(r != rebased[0] for r in rebased[1:]) and caller in by_name:
+            line, col = mod.position(by_name[caller].fn.node)
+            mod.sink.add(Diagnostic(
+                mod.display_path, line, col, "bad-launch",
+                f"'{by_name[caller].fn.name}' launches kernel '{kernel.rpartition(':')[2]}' "
+                "with different compile-time arguments",
+                "bbx binds a kernel's compile-time parameters once per launching function; "
+                "launch it from separate @cute.jit functions"))
+        return rebased[0]
 
     infos = []
     for lf in sorted(lowered, key=lambda x: mod.position(x.fn.node)):
@@ -358,6 +377,7 @@ def _function_infos(mod: ModuleContext, lowered: list[LoweredFunction]) -> list[
                 tuple(transitive(lf.cxx_name, set())),
                 lf.signature.params,
                 lf.signature.stream,
+                lf.role == "kernel" and kernel_uses_smem_allocator(mod, lf.fn),
             )
         )
     return infos

@@ -49,9 +49,7 @@ CASES = [
                  id="dynamic_smem_size"),
     pytest.param("dsl_tutorials/dataclass_immutable.py", [], ["PASS"], id="dataclass_immutable"),
     pytest.param("experimental/primitives/reduction/block_smem_reduce.py", [], ["): PASS"],
-                 id="block_smem_reduce",
-                 marks=_blocked("block_smem_reduce.py: Constexpr REDUX_KIND (a "
-                                "prims.ReductionKind) cannot be passed from host Python")),
+                 id="block_smem_reduce"),
     pytest.param("experimental/primitives/reduction/cluster_smem_reduce.py", [], ["): PASS"],
                  id="cluster_smem_reduce",
                  marks=_blocked("cluster_smem_reduce.py:271 thread-block clusters are "
@@ -63,9 +61,7 @@ CASES = [
     pytest.param("experimental/primitives/reduction/thread_vector_reduce.py", [], ["): PASS"],
                  id="thread_vector_reduce"),
     pytest.param("experimental/primitives/reduction/warp_vector_reduce.py", [], ["): PASS"],
-                 id="warp_vector_reduce",
-                 marks=_blocked("warp_vector_reduce.py: Constexpr REDUX_KIND (a "
-                                "prims.ReductionKind) cannot be passed from host Python")),
+                 id="warp_vector_reduce"),
     pytest.param("experimental/primitives/shfl_sync.py", [], ["verify (bfly_sum, sum=496): PASS"],
                  id="shfl_sync"),
     pytest.param("experimental/primitives/barrier_cta_sync.py", [], ["verify: PASS"],

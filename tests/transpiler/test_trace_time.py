@@ -411,3 +411,90 @@ if __name__ == "__main__":
 
 def test_configuration_values_branches_and_promotion_on_simulator(tmp_path: Path) -> None:
     run_driver_on_simulator(tmp_path, {"configured_kernels.py": CONFIGURED}, CONFIGURED_DRIVER)
+
+
+CHOSEN = '''
+import cutlass
+import cutlass.cute as cute
+from cutlass.experimental import primitives as prims
+
+
+@cute.jit
+def limit(OP: cutlass.Constexpr, DTYPE: cutlass.Constexpr):
+    # returns of different types after `if const_expr(...): return`: only one is traced
+    if cutlass.const_expr(DTYPE == "i32"):
+        if cutlass.const_expr(OP == "min"):
+            return cutlass.Int32(2147483647)
+        return cutlass.Int32(-2147483648)
+    if cutlass.const_expr(OP == "min"):
+        return cutlass.Float32(3.0e38)
+    return cutlass.Float32(-3.0e38)
+
+
+@cute.kernel
+def reduce_kernel(x: cute.Tensor, out: cute.Tensor, OP: cutlass.Constexpr,
+                  DTYPE: cutlass.Constexpr, KIND: cutlass.Constexpr):
+    tx, _, _ = cute.arch.thread_idx()
+    # enumeration members and integers chosen by a static chain, used after it
+    if cutlass.const_expr(OP == "add"):
+        op = prims.ReductionOp.ADD
+        scale = 2
+    elif cutlass.const_expr(OP == "min"):
+        op = prims.ReductionOp.MIN
+        scale = 3
+    else:
+        op = prims.ReductionOp.MAX
+        scale = 5
+    if tx == 0:
+        out[0] = limit(OP, DTYPE)
+    cute.arch.sync_threads()
+    # red.add has no .s32 min/max twin in every dtype: the arms not taken are never built
+    prims.red(op, prims.ReductionType.S32, out.iterator.raw_ptr(), x[tx])
+    cute.arch.sync_threads()
+    # a ReductionKind passed from host Python as a Constexpr
+    total = prims.redux_sync(x[tx], KIND, 0xFFFFFFFF)
+    if tx == 0:
+        out[1] = total * scale
+        acc = cutlass.Int32(0)
+        for i in cutlass.range_constexpr(3, 11, 3):
+            acc += i
+        for j in cutlass.range_constexpr(scale, 0, -1):
+            acc += j * 100
+        out[2] = acc
+'''
+
+CHOSEN_DRIVER = '''
+import torch
+import cutlass
+import cutlass.cute as cute
+from cutlass.cute.runtime import from_dlpack
+from cutlass.experimental import primitives as prims
+
+from chosen_kernels import reduce_kernel
+
+KINDS = {"add": prims.ReductionKind.ADD, "min": prims.ReductionKind.MIN,
+         "max": prims.ReductionKind.MAX}
+
+
+@cute.jit
+def run(x: cute.Tensor, out: cute.Tensor, mode: cutlass.Constexpr, kind: cutlass.Constexpr):
+    # a kernel of another module, its Constexpr parameters given other names and a literal
+    reduce_kernel(x, out, mode, "i32", kind).launch(grid=[1, 1, 1], block=[32, 1, 1])
+
+
+x = torch.randint(-1000, 1000, (32,), dtype=torch.int32)
+for op, scale in (("add", 2), ("min", 3), ("max", 5)):
+    out = torch.zeros(3, dtype=torch.int32)
+    run(from_dlpack(x), from_dlpack(out), op, KINDS[op])
+    folded = {"add": x.sum(), "min": x.min(), "max": x.max()}[op]
+    start = 2**31 - 1 if op == "min" else -2**31  # limit(OP, "i32")
+    first = {"add": start + int(folded), "min": min(start, int(folded)),
+             "max": max(start, int(folded))}[op]
+    expected = [first, int(folded) * scale, sum(range(3, 11, 3)) + 100 * sum(range(scale, 0, -1))]
+    assert out.tolist() == expected, (op, out.tolist(), expected)
+print("PASS")
+'''
+
+
+def test_static_choices_returns_and_ranges_on_simulator(tmp_path: Path) -> None:
+    run_driver_on_simulator(tmp_path, {"chosen_kernels.py": CHOSEN}, CHOSEN_DRIVER)

@@ -184,3 +184,48 @@ def _optional_of(annotation: cst.BaseExpression) -> cst.BaseExpression | None:
         if isinstance(annotation.left, cst.Name) and annotation.left.value == "None":
             return annotation.right
     return None
+
+
+class _Rebase(cst.CSTTransformer):
+    """Replaces free names (not attribute names, keywords or lambda parameters)."""
+
+    def __init__(self, given: dict[str, str]) -> None:
+        self.given = given
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        return False  # only the object is renamed (`x.N` keeps its attribute name): below
+
+    def leave_Attribute(
+        self, original: cst.Attribute, updated: cst.Attribute
+    ) -> cst.BaseExpression:
+        return updated.with_changes(value=original.value.visit(self))
+
+    def visit_Arg(self, node: cst.Arg) -> bool:
+        return False  # `f(key=v)`: only the value
+
+    def leave_Arg(self, original: cst.Arg, updated: cst.Arg) -> cst.Arg:
+        return updated.with_changes(value=original.value.visit(self))
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+        text = self.given.get(original.value)
+        if text is None or text == original.value:
+            return updated
+        expr = cst.parse_expression(text)
+        if isinstance(expr, (cst.Name, cst.Attribute, cst.SimpleString, cst.Integer)):
+            return expr
+        return expr.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+
+def rebase_member(member: MetaMember, given: dict[str, str]) -> MetaMember:
+    """`member` of a kernel, written with the kernel's parameters, in the terms of a launch
+    that passes `given` (parameter -> argument source): `DTYPE == "i32"` launched with
+    `k(x, "f32")` is `("f32") == "i32"`."""
+    if not given:
+        return member
+    try:
+        tree = cst.parse_expression(member.expr)
+    except cst.ParserSyntaxError:
+        return member
+    rebased = tree.visit(_Rebase(given))
+    assert isinstance(rebased, cst.BaseExpression)
+    return MetaMember(member.name, cst.Module([]).code_for_node(rebased), member.kind)

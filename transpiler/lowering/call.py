@@ -3,14 +3,17 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import libcst as cst
 
 from ..analysis import kinds as k
 from ..analysis.kinds import Cat, Kind
-from ..analysis.scope import INLINED, STATIC_LOOP, Var
+from ..analysis.scope import INLINED, STATIC_IF, STATIC_LOOP, Var
 from ..analysis.value import PyFunction, Val
 from ..cxx import ast as c
 from ..cxx.printer import functor_text
+from ..diagnostics import Diagnostic, TranslationError
 from ..dsl import REGISTRY, numeric_type
 from ..dsl.roles import Role
 from ..frontend.cross_module import ExternalHelper
@@ -20,6 +23,7 @@ from .expr import ExprLowerer
 from .names import cxx_name
 from .records import construct
 from .sequences import SEQUENCE_BUILTINS, comprehension, sequence_builtin
+from .signature import ParamSig
 
 
 class CallLowerer(ExprLowerer):
@@ -46,6 +50,9 @@ class CallLowerer(ExprLowerer):
 
 def lower_call(lw: ExprLowerer, node: cst.Call) -> Val:
     fc = lw.fc
+    chosen = _static_choice_argument(lw, node)
+    if chosen is not None:
+        return _distributed_call(lw, node, chosen)
     func = node.func
     resolved = lw.mod.names.resolve(func)
     if resolved is not None:
@@ -100,6 +107,60 @@ def lower_call(lw: ExprLowerer, node: cst.Call) -> Val:
         "this call is not supported",
         "call DSL functions, @cute.jit functions or Constexpr callables",
     )
+
+
+def _static_choice_argument(lw: ExprLowerer, node: cst.Call) -> Var | None:
+    """An argument naming a compile-time choice between Python values (`op` after
+    `if const_expr(c): op = A` / `else: op = B`)."""
+    for arg in node.args:
+        if isinstance(arg.value, cst.Name):
+            var = lw.fc.env.lookup(arg.value.value)
+            if var is not None and isinstance(var.alias, cst.IfExp):
+                return var
+    return None
+
+
+def _distributed_call(lw: ExprLowerer, node: cst.Call, var: Var) -> Val:
+    """`f(op)` with `op` standing for `a if cond else b`: `f(a) if cond else f(b)`, as each
+    specialization traces it — a call that needs a Python value (an enumeration member, a
+    string) gets one, and only the chosen call is instantiated."""
+    assert isinstance(var.alias, cst.IfExp)
+    choice = var.alias
+    cond = lw.lower(choice.test)
+    arms: list[Val] = []
+    for arm in (choice.body, choice.orelse):
+        if cond.kind.cat is Cat.LITERAL and bool(cond.kind.value) != (arm is choice.body):
+            continue
+        lw.fc.env.push(STATIC_IF)
+        try:
+            lw.fc.env.define(dataclasses.replace(var, alias=arm))
+            arms.append(lw.lower(node))
+        except TranslationError as err:
+            if cond.kind.cat is Cat.LITERAL:
+                raise
+            arms.append(_deferred_call(lw, err.diagnostic, node))
+        finally:
+            lw.fc.env.pop()
+    if len(arms) == 1:
+        return arms[0]
+    test = lw.materialize(cond, True, choice.test)
+    then, other = arms
+    static = lw.static_context(then, other)
+    kind = then.kind if then.kind == other.kind and then.kind.cat not in (
+        Cat.LITERAL, Cat.META) else k.VALUE
+    expr = c.StaticChoice(
+        test, lw.materialize(then, static, node), lw.materialize(other, static, node)
+    )
+    return Val(kind, expr, node=node)
+
+
+def _deferred_call(lw: ExprLowerer, d: Diagnostic, node: cst.Call) -> Val:
+    """A call that cannot be translated for one arm of a compile-time choice: an error if, and
+    only if, a specialization takes that arm."""
+    message = f"{lw.mod.file_name}:{d.line}:{d.col}: {d.what}"
+    message += f" \u2014 {d.hint}" if d.hint else ""
+    fails = c.Lambda((), (c.StaticAssert(c.Id("dependent_false<Meta>"), message),), "&")
+    return Val(k.VALUE, c.Call(fails, ()), node=node)
 
 
 def inline_call(lw: ExprLowerer, node: cst.Call, fn: PyFunction) -> Val:
@@ -380,6 +441,18 @@ def argument(lw: ExprLowerer, arg: cst.BaseExpression, param: cst.Param) -> c.Ex
     return _argument(
         lw, arg, param.name.value, _is_constexpr(lw, param), _runtime_scalar(lw, param)
     )
+
+
+def kernel_argument(lw: ExprLowerer, arg: cst.BaseExpression, param: ParamSig) -> c.Expr:
+    """An argument of a kernel launch, for a parameter of the kernel's signature (of this
+    module or another): a numeric-annotated parameter takes a run-time value; a Python value
+    with no C++ form (a string, None) given to a Constexpr parameter reaches the kernel only
+    through its Meta members, and the argument itself is `python_only_value`."""
+    if param.constexpr and not isinstance(arg, cst.Lambda):
+        val = lw.lower(arg)
+        if val.kind.cat is Cat.LITERAL and not isinstance(val.kind.value, (bool, int, float)):
+            return c.Construct(c.Type("python_only_value"))
+    return _argument(lw, arg, param.name, param.constexpr, param.template is None)
 
 
 def _argument(

@@ -71,6 +71,9 @@ class ModuleContext:
     externals: ExternalResolver | None = None
     #: cxx name of a function -> the imported helpers it calls.
     external_calls: dict[str, list[ExternalHelper]] = field(default_factory=dict)
+    #: (launcher, kernel) -> {kernel parameter: the launch's argument, as Python source}: the
+    #: kernel's Meta members, written with its parameters, are evaluated in the launcher's terms.
+    launch_arguments: dict[tuple[str, str], list[dict[str, str]]] = field(default_factory=dict)
     #: C++ templates of the module's @cute.struct classes: template name -> its text.
     struct_templates: dict[str, str] = field(default_factory=dict)
     #: lowered functions in the order they were finished (callees before their callers).

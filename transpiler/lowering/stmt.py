@@ -9,7 +9,8 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Callable, Sequence
-from functools import cached_property
+from functools import cached_property, partial
+from typing import cast
 
 import libcst as cst
 
@@ -25,8 +26,8 @@ from ..dsl import numeric_type
 from ..dsl.numeric_entries import cast_value
 from ..frontend.discovery import DslFunction, is_struct_class
 from ..frontend.walk import walk
-from .call import CallLowerer, argument, callee_params
-from .context import FunctionContext, TracedAttribute
+from .call import CallLowerer, kernel_argument
+from .context import FunctionContext, ModuleContext, TracedAttribute
 from .names import cxx_name
 from .sequences import bind_target, static_items
 from .struct import Annotations, kernel_struct_attrs, kernel_traced_attrs, lower_struct
@@ -79,6 +80,15 @@ class StmtLowerer:
             if i == 0 and _is_docstring(stmt):
                 continue
             lowered = self.statement(stmt)
+            guard = _returning_static_if(lowered)
+            if guard is not None and i + 1 < len(stmts):
+                # `if const_expr(c): return a` then more statements: as Python traces it, the
+                # rest runs only when `c` is false — it becomes the `else` of `if constexpr`,
+                # so a specialization taking the return never instantiates it.
+                following = cast(Sequence[cst.BaseStatement], stmts[i + 1:])
+                rest, _ = self._scoped_vars(STATIC_IF, partial(self.block, following))
+                out += [*lowered[:-1], dataclasses.replace(guard, other=tuple(rest))]
+                break
             out += lowered
             if any(isinstance(x, c.Return) for x in lowered):
                 break  # Python does not trace what follows a return (or a continue)
@@ -798,11 +808,22 @@ class StmtLowerer:
             elif_ = s.orelse
             other, other_vars = self._scoped_vars(STATIC_IF, lambda: self.if_(elif_))
         end = self.mod.positions[s].end
+        line, _ = self.mod.position(s)
         exported: dict[str, Var] = {}
         for name, var in [*then_vars.items(), *other_vars.items()]:
-            if name in exported or var.alias is not None or var.kind.cat is Cat.TYPE:
+            if name in exported or var.kind.cat is Cat.TYPE:
                 continue
-            if self._used_after(name, (end.line, end.column)):
+            if not self._used_after(name, (end.line, end.column)):
+                continue
+            then_var, other_var = then_vars.get(name), other_vars.get(name)
+            if then_var is not None and other_var is not None and (
+                then_var.alias is not None and other_var.alias is not None
+            ):
+                # A compile-time Python value on both arms (`op = prims.ReductionOp.ADD`): the
+                # name stands for `a if cond else b`, decided per specialization.
+                choice = cst.IfExp(test=s.test, body=then_var.alias, orelse=other_var.alias)
+                fc.env.define(Var(name, var.cxx, var.kind, line, alias=choice))
+            elif var.alias is None:
                 exported[name] = var
         if not exported:
             return [c.If(cond, tuple(then), tuple(other), constexpr=True)]
@@ -820,11 +841,20 @@ class StmtLowerer:
             (*other, returned(other_vars)),
             constexpr=True,
         )
-        line, _ = self.mod.position(s)
-        names = tuple(var.cxx for var in exported.values())
+        # A compile-time value (`Int<N>`) stays one after the branch: the structured binding is
+        # no constant expression, so the name is re-declared `constexpr` from its type.
+        static = {
+            n for n in exported
+            if all(arm[n].kind.cat is Cat.STATIC for arm in (then_vars, other_vars) if n in arm)
+        }
+        names = tuple(var.cxx + ("_" if n in static else "") for n, var in exported.items())
+        out: list[c.Stmt] = [c.BranchValues(names, branch)]
         for name, var in exported.items():
             fc.env.define(Var(name, var.cxx, var.kind, line))
-        return [c.BranchValues(names, branch)]
+            if name in static:
+                init = c.Construct(c.Decltype(c.Id(var.cxx + "_")))
+                out.append(c.Decl(None, (var.cxx,), init, constexpr=True))
+        return out
 
     def _used_after(self, name: str, position: tuple[int, int]) -> bool:
         """Whether `name` occurs in the function after `position` (line, column)."""
@@ -960,40 +990,65 @@ class StmtLowerer:
         return out
 
     def _static_for(self, s: cst.For, it: cst.Call, name: str, line: int) -> list[c.Stmt]:
+        """`for i in range_constexpr([start,] stop[, step])`: unrolled by `static_for`; `i` is a
+        compile-time integer (`Int<N>`) in each copy of the body."""
         fc = self.fc
-        if len(it.args) != 1 or it.args[0].keyword is not None:
-            raise fc.error(
-                it,
-                "bad-arguments",
-                "range_constexpr(n) takes exactly one argument",
-                "start/step forms are not supported yet",
-            )
-        nval = self.lw.lower(it.args[0].value)
-        count: c.CxxType | c.Expr
-        if nval.kind.cat is Cat.LITERAL and isinstance(nval.kind.value, int):
-            count = c.Lit(str(nval.kind.value))
-        elif nval.kind.cat is Cat.META and nval.kind.meta_kind == m.STATIC_INT:
-            count = c.ValueOf(c.Type(f"Meta::{nval.kind.value}"))
-        elif nval.kind.cat in (Cat.STATIC, Cat.CONSTEXPR, Cat.VALUE):
-            count = c.ValueOf(c.Decltype(self.lw.materialize(nval, True)))
+        args = [a.value for a in it.args if a.keyword is None]
+        if len(args) != len(it.args) or not 1 <= len(args) <= 3:
+            raise fc.error(it, "bad-arguments",
+                           "range_constexpr takes 1 to 3 positional arguments: "
+                           "([start,] stop[, step])")
+        bounds = [self._static_bound(a, it) for a in args]
+        start, stop, step = (
+            (c.Lit("0"), bounds[0], c.Lit("1")) if len(bounds) == 1
+            else (bounds[0], bounds[1], bounds[2] if len(bounds) == 3 else c.Lit("1"))
+        )
+        literal = [b.text for b in (start, stop, step) if isinstance(b, c.Lit)]
+        counted = start == c.Lit("0") and step == c.Lit("1")
+        if counted and not isinstance(stop, c.Lit):
+            count: c.CxxType | c.Expr = stop
+        elif len(literal) == 3:
+            lo, hi, by = (int(v) for v in literal)
+            if by == 0:
+                raise fc.error(args[2], "bad-arguments", "range_constexpr() step must not be 0")
+            count = c.Lit(str(len(range(lo, hi, by))))
         else:
-            raise fc.error(
-                it,
-                "dynamic-range-constexpr",
-                "range_constexpr needs a compile-time trip count",
-                "use range(...) for a run-time trip count",
-            )
+            count = c.Call(c.Id("static_range_count"), (), (start, stop, step))
         assert isinstance(s.target, cst.Name)
+        index = name if counted else fc.env.fresh_unused()
         fc.env.push(STATIC_LOOP)
         fc.loops.append("static")
         try:
             fc.env.define(Var(s.target.value, name, k.STATIC, line))
-            body = self.block(s.body)
+            head: list[c.Stmt] = []
+            if not counted:
+                # the Python value: start + index * step, still an Int<N>
+                stride: c.Expr = c.Id(index) if step == c.Lit("1") else c.Binary(
+                    "*", c.Id(index), c.Construct(c.Type("Int", (step,))))
+                value = c.Binary("+", c.Construct(c.Type("Int", (start,))), stride)
+                head.append(c.Decl(None, (name,), value))
+            body = head + self.block(s.body)
         finally:
             fc.loops.pop()
             fc.env.pop()
         fc.env.hidden.pop(s.target.value, None)
-        return [c.StaticFor(count, name, tuple(body))]
+        return [c.StaticFor(count, index, tuple(body))]
+
+    def _static_bound(self, arg: cst.BaseExpression, it: cst.Call) -> c.Expr:
+        """A bound of `range_constexpr`, as a C++ constant expression."""
+        val = self.lw.lower(arg)
+        if val.kind.cat is Cat.LITERAL and isinstance(val.kind.value, int):
+            return c.Lit(str(val.kind.value))
+        if val.kind.cat is Cat.META and val.kind.meta_kind == m.STATIC_INT:
+            return c.ValueOf(c.Type(f"Meta::{val.kind.value}"))
+        if val.kind.cat in (Cat.STATIC, Cat.CONSTEXPR, Cat.VALUE):
+            return c.ValueOf(c.Decltype(self.lw.materialize(val, True)))
+        raise self.fc.error(
+            it,
+            "dynamic-range-constexpr",
+            "range_constexpr needs compile-time bounds",
+            "use range(...) for a run-time trip count",
+        )
 
     def while_(self, s: cst.While) -> list[c.Stmt]:
         fc = self.fc
@@ -1028,6 +1083,7 @@ class StmtLowerer:
         assert isinstance(func, cst.Attribute)
         kcall = func.value
         target = None
+        external = None
         if isinstance(kcall, cst.Call):
             kref = kcall.func
             if (
@@ -1039,7 +1095,13 @@ class StmtLowerer:
                 target = fc.fn.cls.methods.get(kref.attr.value)
             elif isinstance(kref, cst.Name) and fc.env.lookup(kref.value) is None:
                 target = self.mod.info.free_function(kref.value)
-        if target is None or not target.is_kernel or not isinstance(kcall, cst.Call):
+            if target is None and self.mod.externals is not None:
+                # a kernel of another module (`from kernels import add_kernel`)
+                external = self.mod.externals.lookup(kref, self.mod.error)
+                if external is not None and external.info.role != "kernel":
+                    external = None
+        is_kernel = external is not None or (target is not None and target.is_kernel)
+        if not is_kernel or not isinstance(kcall, cst.Call):
             raise fc.error(
                 call,
                 "bad-launch",
@@ -1050,32 +1112,45 @@ class StmtLowerer:
             raise fc.error(
                 call, "bad-launch", "kernels can only be launched from host @cute.jit functions"
             )
-        sig = signature(self.mod, target)
-        fc.calls.append(target.cxx_name)
-        params = callee_params(target)
-        names = [p.name.value for p in params]
+        if external is not None:
+            name, params = external.info.python_name, external.info.params
+            kernel_cxx = external.cxx_name
+            self.mod.external_calls.setdefault(fc.fn.cxx_name, []).append(external)
+            uses_allocator = external.info.uses_smem_allocator
+        else:
+            assert target is not None
+            name, params = target.name, signature(self.mod, target).params
+            kernel_cxx = target.cxx_name
+            fc.calls.append(target.cxx_name)
+            uses_allocator = kernel_uses_smem_allocator(self.mod, target)
+        names = [p.name for p in params]
         bound: dict[str, cst.BaseExpression] = {}
         for i, a in enumerate(kcall.args):
             key = (
                 a.keyword.value if a.keyword is not None else (names[i] if i < len(names) else None)
             )
             if key is None or key not in names:
-                raise fc.error(a, "bad-arguments", f"unexpected argument to kernel '{target.name}'")
+                raise fc.error(a, "bad-arguments", f"unexpected argument to kernel '{name}'")
             bound[key] = a.value
         args: list[c.Expr] = []
         targs: list[c.CxxType | c.Expr] = [c.Type("Meta")]
-        for p, sp in zip(params, sig.params, strict=True):
-            arg = bound.get(p.name.value, p.default)
+        given: dict[str, str] = {}
+        for sp in params:
+            arg = bound.get(sp.name)
+            if arg is None and sp.default is not None:
+                arg = cst.parse_expression(sp.default)
             if arg is None:
                 raise fc.error(
-                    kcall,
-                    "bad-arguments",
-                    f"kernel '{target.name}' needs argument '{p.name.value}'",
+                    kcall, "bad-arguments", f"kernel '{name}' needs argument '{sp.name}'"
                 )
-            x = argument(self.lw, arg, p)
+            given[sp.name] = " ".join(self.mod.code(self.lw.substitute(arg)).split())
+            x = kernel_argument(self.lw, arg, sp)
             args.append(x)
             if sp.template is not None:
                 targs.append(self._arg_type(arg, x))
+        launches = self.mod.launch_arguments.setdefault((fc.fn.cxx_name, kernel_cxx), [])
+        if given not in launches:
+            launches.append(given)
         options = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
         for key, v in options.items():
             if key not in _LAUNCH_KEYWORDS:
@@ -1090,7 +1165,7 @@ class StmtLowerer:
                 raise fc.error(call, "bad-launch", f"launch needs {key}=[x, y, z]")
         if "smem" in options:
             smem: c.Expr = self.lw.value(options["smem"])
-        elif self._uses_smem_allocator(target):
+        elif uses_allocator:
             # The DSL sizes the launch from the kernel's SmemAllocator calls; bbx does not yet,
             # and gives the kernel the target's default dynamic shared memory instead.
             smem = c.Annotated("smem=", c.Id("bbx::smem_allocator_default_bytes"))
@@ -1103,33 +1178,22 @@ class StmtLowerer:
                 "bbx::with_min_blocks", (block, self.lw.static_type(options["min_blocks_per_mp"]))
             )
         targs.insert(1, block)
-        # The @cute.struct classes the kernel reads through `self.x`.
-        if target.cls is not None:
+        if target is not None and target.cls is not None:
+            # The @cute.struct classes the kernel reads through `self.x`.
             targs += [c.Type(target.cls.struct_attrs[a]) for a in kernel_struct_attrs(target)]
-        # Run-time values this method stored on `self` that the kernel reads.
-        for attr in kernel_traced_attrs(self.mod, target):
-            held = self.mod.traced_attributes[(target.cls.name, attr)].value  # type: ignore[union-attr]
-            assert held.expr is not None
-            args.append(held.expr)
-            targs.append(c.Decltype(held.expr, decay=True))
+            # Run-time values this method stored on `self` that the kernel reads.
+            for attr in kernel_traced_attrs(self.mod, target):
+                held = self.mod.traced_attributes[(target.cls.name, attr)].value
+                assert held.expr is not None
+                args.append(held.expr)
+                targs.append(c.Decltype(held.expr, decay=True))
         return c.Launch(
-            c.TemplateId(target.cxx_name, tuple(targs)),
+            c.TemplateId(kernel_cxx, tuple(targs)),
             self._dim3(options["grid"]),
             self._dim3(options["block"]),
             smem,
             stream,
             tuple(args),
-        )
-
-    def _uses_smem_allocator(self, kernel: DslFunction) -> bool:
-        """Whether `kernel`, or a function it calls, makes a `cutlass.utils.SmemAllocator`."""
-        from ..frontend.callgraph import reachable
-
-        return any(
-            isinstance(node, cst.Call)
-            and self.mod.names.resolve(node.func) == "cutlass.utils.SmemAllocator"
-            for fn in reachable(kernel, self.mod.callees)
-            for node in walk(fn.node.body)
         )
 
     def _extents(self, node: cst.BaseExpression) -> list[tuple[Val, cst.BaseExpression]]:
@@ -1252,6 +1316,38 @@ def _is_docstring(stmt: cst.CSTNode) -> bool:
 
 
 __all__ = ["StmtLowerer", "Kind"]
+
+
+def kernel_uses_smem_allocator(mod: ModuleContext, kernel: DslFunction) -> bool:
+    """Whether `kernel`, or a function it calls, makes a `cutlass.utils.SmemAllocator`."""
+    from ..frontend.callgraph import reachable
+
+    return any(
+        isinstance(node, cst.Call)
+        and mod.names.resolve(node.func) == "cutlass.utils.SmemAllocator"
+        for fn in reachable(kernel, mod.callees)
+        for node in walk(fn.node.body)
+    )
+
+
+def _returning_static_if(lowered: list[c.Stmt]) -> c.If | None:
+    """The `if constexpr` without `else` that `lowered` ends with, when its branch returns."""
+    last = lowered[-1] if lowered else None
+    if isinstance(last, c.If) and last.constexpr and not last.other and _returns(last.then):
+        return last
+    return None
+
+
+def _returns(body: Sequence[c.Stmt]) -> bool:
+    """Whether every path through `body` ends in a `return`."""
+    last = next((s for s in reversed(body) if not isinstance(s, c.Comment)), None)
+    if isinstance(last, c.Return):
+        return True
+    if isinstance(last, c.If):
+        return _returns(last.then) and _returns(last.other)
+    if isinstance(last, c.Block):
+        return _returns(last.body)
+    return False
 
 
 def _has_jump(s: cst.If) -> bool:

@@ -23,4 +23,15 @@ BBX_HOST_DEVICE constexpr void static_for(F&& f) {
   }(std::make_integer_sequence<int, (E > B ? E - B : 0)>{});
 }
 
+// The trip count of Python's range(start, stop, step) (step != 0): range_constexpr's bounds.
+template <int Start, int Stop, int Step>
+BBX_HOST_DEVICE constexpr int static_range_count() {
+  static_assert(Step != 0, "range_constexpr: step must not be 0");
+  if constexpr (Step > 0) {
+    return Stop > Start ? (Stop - Start + Step - 1) / Step : 0;
+  } else {
+    return Start > Stop ? (Start - Stop - Step - 1) / -Step : 0;
+  }
+}
+
 }  // namespace bbx

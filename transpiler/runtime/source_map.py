@@ -40,15 +40,25 @@ def _failing_generated_lines(
     output: str, generated_files: dict[str, Path]
 ) -> list[tuple[str, int]]:
     """(file, line) of generated code where an error occurred or where the template
-    instantiation that failed was requested ("required from here" / "requested here")."""
+    instantiation that failed was requested ("required from here" / "requested here"), and the
+    innermost generated frame of a GCC instantiation chain (the generated statement that called
+    into the header library where the error lies)."""
     seen: list[tuple[str, int]] = []
+    innermost_pending = False  # in a GCC instantiation chain, before its first generated frame
     for raw in output.splitlines():
-        if not ("error:" in raw or "required from here" in raw or "requested here" in raw):
+        if "In instantiation of" in raw:
+            innermost_pending = True
+            continue
+        chain = "required from" in raw and "required from here" not in raw
+        if not ("error:" in raw or "required from here" in raw or "requested here" in raw
+                or (chain and innermost_pending)):
             continue
         for match in _LOCATION.finditer(raw):
             name = Path(match["path"]).name
-            if name in generated_files and (name, int(match["line"])) not in seen:
-                seen.append((name, int(match["line"])))
+            if name in generated_files:
+                innermost_pending = innermost_pending and not chain
+                if (name, int(match["line"])) not in seen:
+                    seen.append((name, int(match["line"])))
     return seen
 
 

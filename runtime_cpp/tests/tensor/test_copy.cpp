@@ -166,7 +166,8 @@ int main() {
   CHECK(f2(3, 1) == 12.0f);
   CHECK_EQ(g_narrow, 8);
 
-  // --- predicated copy, per element and per rest-mode index
+  // --- predicated copy, per element (cute.copy: a flat mode 0 has no atom-value part) and, in
+  // CuTe C++'s copy_if only, per rest-mode index
   auto p = make_rmem_tensor<bool>(make_shape(_4{}, _2{}));
   for (int i = 0; i < 8; ++i) p(i) = i != 2;
   fill(f2, 0.0f);
@@ -176,8 +177,28 @@ int main() {
   p2(0) = false;
   p2(1) = true;
   fill(f2, 0.0f);
-  copy(atom, src_al, f2, p2);
+  copy_if(atom, p2, src_al, f2);
   CHECK(f2(3, 0) == 0.0f && f2(0, 1) == 8.0f);
+  static_assert(!dsl_copy_pred_ok<decltype(src_al), decltype(p2)>(), "the DSL refuses this pred");
+  static_assert(dsl_copy_pred_ok<decltype(src_al), decltype(p)>());
+  {
+    // What NVIDIA's compiler (CuTe DSL 4.8.1) accepts and refuses for these shapes.
+    auto t = [](auto shape) { return make_rmem_tensor<float>(shape); };
+    auto q = [](auto shape) { return make_rmem_tensor<bool>(shape); };
+    using Ew = decltype(t(make_shape(make_shape(_1{}, make_shape(_4{}, _4{})), _1{}, _1{})));
+    static_assert(dsl_copy_pred_ok<Ew, decltype(q(make_shape(make_shape(_1{}, make_shape(_4{}, _4{})), _1{}, _1{})))>());
+    using V4 = decltype(t(make_shape(make_shape(_4{}, _1{}), make_shape(_1{}, _4{}))));
+    static_assert(dsl_copy_pred_ok<V4, decltype(q(make_shape(_1{}, make_shape(_1{}, _4{}))))>());
+    static_assert(dsl_copy_pred_ok<V4, decltype(q(make_shape(_1{}, _4{})))>());
+    static_assert(!dsl_copy_pred_ok<V4, decltype(q(make_shape(make_shape(_4{}, _1{}), make_shape(_1{}, _4{}))))>());
+    static_assert(!dsl_copy_pred_ok<V4, decltype(q(make_shape(_1{}, _8{})))>());
+    using Flat = decltype(t(make_shape(_4{}, _4{})));
+    static_assert(dsl_copy_pred_ok<Flat, decltype(q(make_shape(_4{}, _4{})))>());
+    static_assert(!dsl_copy_pred_ok<Flat, decltype(q(make_shape(_1{}, _4{})))>());
+    using Two = decltype(t(make_shape(make_shape(_2{}, _2{}), _4{})));
+    static_assert(dsl_copy_pred_ok<Two, decltype(q(make_shape(make_shape(_1{}, _2{}), _4{})))>());
+    static_assert(!dsl_copy_pred_ok<Two, decltype(q(make_shape(make_shape(_2{}, _2{}), _4{})))>());
+  }
 
   // --- shared memory pointers, half elements, element-type conversion through values
   alignas(16) half_t hs[64];

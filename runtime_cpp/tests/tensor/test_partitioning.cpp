@@ -95,9 +95,10 @@ void ragged_copy(int m, int n, std::mt19937& rng, Atom atom, ThrL thr_l, ValL va
       for (int i = 0; i < int(size(pred)); ++i) pred(i) = g_sabotage || elem_less(tP(i), shape);
       auto r = make_fragment_like(tS);
       fill(r, 0.0f);
-      copy(atom, tS, r, pred);
+      // one predicate per element: CuTe C++'s copy_if (the DSL's cute.copy takes one per atom)
+      copy_if(atom, pred, tS, r);
       r.store(r.load() * 2.0f + 1.0f);
-      copy(atom, r, tD, pred);
+      copy_if(atom, pred, r, tD);
     }
   }
   long bad_val = 0, bad_poison = 0;

@@ -117,7 +117,7 @@ int main() {
         p(i) = dense ? (rng() % 16) != 0 : (rng() & 1) != 0;
         if (p(i)) want[i] = src[i];
       }
-      copy(atom, s, d, p);
+      copy_if(atom, p, s, d);  // per element: CuTe C++'s copy_if (cute.copy takes one per atom)
       for (int i = 0; i < 64; ++i) CHECK_EQ(dst[i], want[i]);
     }
   }

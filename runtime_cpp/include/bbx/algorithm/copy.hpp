@@ -438,9 +438,42 @@ template <class Atom, class Src, class Dst>
 BBX_HOST_DEVICE void copy(Atom const&, Src const& src, Dst&& dst) {
   detail::atom_copy<Atom>(src, dst, detail::no_pred{});
 }
+// The DSL's rule for `cute.copy(atom, src, dst, pred=pred)` (CuTe DSL 4.8.1 verifies it: "'cute.copy'
+// op expects pred to have compatible shape with ..."). Mode 0 of src is the copy mode, (AtomV, ...)
+// as partition_S makes it: the predicate has no entry for the atom's values AtomV, the first
+// element of mode 0 when mode 0 is a tuple (a flat mode 0 has none). So with a = size(AtomV):
+// size<0>(pred) * a == size<0>(src) and size(pred) * a == size(src). Measured against NVIDIA's
+// compiler: src ((1,(4,4)),1,1) takes pred ((1,(4,4)),1,1); src ((4,1),(1,4)) takes (1,(1,4)) or
+// (1,4) but not ((4,1),(1,4)); src (4,4) takes (4,4) but not (1,4). Checked where sizes are static.
+template <class Src, class Pred>
+constexpr bool dsl_copy_pred_ok() {
+  using S0 = std::remove_cvref_t<decltype(shape<0>(std::declval<Src const&>()))>;
+  using P0N = decltype(size<0>(std::declval<Pred const&>()));
+  using PN = decltype(size(std::declval<Pred const&>()));
+  using S0N = decltype(size<0>(std::declval<Src const&>()));
+  using SN = decltype(size(std::declval<Src const&>()));
+  if constexpr (is_C_v<P0N> && is_C_v<PN> && is_C_v<S0N> && is_C_v<SN>) {
+    constexpr long a = [] {
+      if constexpr (is_tuple_v<S0>) {
+        using AtomV = decltype(size(get<0>(std::declval<S0>())));
+        if constexpr (is_C_v<AtomV>) return long(AtomV::value);
+        else return 0L;
+      } else {
+        return 1L;
+      }
+    }();
+    return a == 0 || (long(P0N::value) * a == long(S0N::value) && long(PN::value) * a == long(SN::value));
+  } else {
+    return true;
+  }
+}
 template <class Atom, class Src, class Dst, class Pred>
   requires(is_copy_atom<Atom>::value || is_tiled_copy<Atom>::value)
 BBX_HOST_DEVICE void copy(Atom const&, Src const& src, Dst&& dst, Pred const& pred) {
+  static_assert(dsl_copy_pred_ok<Src, Pred>(),
+                "cute.copy(atom, src, dst, pred=...): pred has an entry per element of src, not per atom "
+                "copy - the CuTe DSL's rule: src mode 0 is (AtomV, ...) and pred drops AtomV "
+                "(size<0>(pred) * size(AtomV) == size<0>(src), size(pred) * size(AtomV) == size(src))");
   detail::atom_copy<Atom>(src, dst, pred);
 }
 // copy_if(atom, pred, src, dst) — CuTe C++ argument order.

@@ -90,3 +90,55 @@ print("PASS")
 
 def test_array_on_simulator(tmp_path: Path) -> None:
     run_driver_on_simulator(tmp_path, {"array_kernels.py": KERNELS}, DRIVER)
+
+
+SLICED = '''
+import cutlass
+import cutlass.cute as cute
+
+
+@cute.kernel
+def sliced_kernel(src: cutlass.Array, dst: cutlass.Array, total: cutlass.Array,
+                  valid: cutlass.Int32, V: cutlass.Constexpr[int]):
+    tx, _, _ = cute.arch.thread_idx()
+    idx = tx * V
+    # a[start:count] is the DSL's vector access (count elements from start, not Python's stop)
+    total[idx:V] = src[idx:V] + dst[idx:V]
+    mask = cutlass.Array(cutlass.Boolean, V)
+    for i in range(V):
+        mask[i] = (idx + i) < valid
+    data = src.masked_load(idx, V, mask, default=cutlass.Float32(-7.0))
+    dst.masked_store(idx, data * 2.0, mask)
+    vec = src.load(idx, V, alignment=V * 4)
+    total.store(vec + total.load(idx, vector_size=V), idx, V)
+
+
+@cute.jit
+def sliced(src: cutlass.Array, dst: cutlass.Array, total: cutlass.Array, valid: cutlass.Int32,
+           V: cutlass.Constexpr[int]):
+    sliced_kernel(src, dst, total, valid, V).launch(grid=(1, 1, 1), block=(src.shape[0] // V, 1, 1))
+'''
+
+SLICED_DRIVER = '''
+import torch
+from cutlass.cute.runtime import from_dlpack
+
+from sliced_kernels import sliced
+
+for vector in (4, 8):
+    src = torch.randn(32)
+    dst = torch.randn(32)
+    total = torch.full((32,), float("nan"))
+    before = dst.clone()
+    sliced(from_dlpack(src, assumed_align=16), from_dlpack(dst, assumed_align=16),
+           from_dlpack(total, assumed_align=16), 29, vector)
+    torch.testing.assert_close(total, 2 * src + before)
+    expected = before.clone()
+    expected[:29] = 2 * src[:29]
+    assert torch.equal(dst, expected), (dst, expected)
+print("PASS")
+'''
+
+
+def test_array_slices_and_masked_accesses_on_simulator(tmp_path: Path) -> None:
+    run_driver_on_simulator(tmp_path, {"sliced_kernels.py": SLICED}, SLICED_DRIVER)

@@ -76,6 +76,9 @@ UNDERSCORE = Kind(Cat.UNDERSCORE)
 #: Annotations of parameters and the kind they give.
 ANNOTATION_KINDS = {
     "cutlass.cute.Tensor": Cat.TENSOR,
+    # a tensor passed where the DSL takes a `cutlass.Array` (a linear view: `a[i]`, a.load(i, n))
+    "cutlass.Array": Cat.TENSOR,
+    "cutlass.cute.typing.Array": Cat.TENSOR,
     "cutlass.cute.Layout": Cat.LAYOUT,
     "cutlass.cute.ComposedLayout": Cat.LAYOUT,
     "cutlass.cute.Shape": Cat.VALUE,

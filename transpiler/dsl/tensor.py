@@ -73,6 +73,12 @@ def register(r: Registry) -> None:
     r.add_member(Cat.TENSOR, "store", CustomMethod(
         _store, example="rA.store(ssa)\na = cutlass.Array(cutlass.Float32, 8)\n"
         "a.store(x, 3)\na.store(cutlass.Vector.from_elements((x, x), cutlass.Float32), idx=4)"))
+    r.add_member(Cat.TENSOR, "masked_load", CustomMethod(
+        _masked_load, example="a = cutlass.Array(cutlass.Float32, 8)\n"
+        "m = cutlass.Array(cutlass.Boolean, 4)\nw = a.masked_load(4, 4, m, default=0.0)"))
+    r.add_member(Cat.TENSOR, "masked_store", CustomMethod(
+        _masked_store, example="a = cutlass.Array(cutlass.Float32, 8)\n"
+        "m = cutlass.Array(cutlass.Boolean, 4)\na.masked_store(0, a.load(4, vector_size=4), m)"))
     r.add_member(Cat.TENSOR, "fill", method(
         "fill", "value:value", None, member=False, example="rA.fill(0.0)"))
     r.add_member(_SHAPED, "shape", Attribute("shape", _INT_TUPLE, example="s = gA.shape"))
@@ -116,13 +122,19 @@ def _array_access(
     return bound
 
 
-def _vector_size(lw: Lowerer, node: cst.BaseExpression | None) -> int | None:
+def _vector_size(lw: Lowerer, node: cst.BaseExpression | None) -> c.Expr | None:
+    """A vector size: a compile-time positive integer (a literal, a Python value or a Constexpr
+    parameter), as a C++ constant expression; None when not given."""
     if node is None or (isinstance(node, cst.Name) and node.value == "None"):
         return None
-    n = literal_value(lw, node)
-    if not isinstance(n, int) or isinstance(n, bool) or n < 1:
-        raise lw.error(node, "bad-arguments", "vector_size= must be a literal positive integer")
-    return n
+    n = lw.lower(node)
+    if n.kind.cat is Cat.LITERAL and isinstance(n.kind.value, int) and n.kind.value >= 1:
+        if not isinstance(n.kind.value, bool):
+            return c.Lit(str(n.kind.value))
+    if n.kind.cat in (Cat.STATIC, Cat.CONSTEXPR, Cat.META) and n.kind.cat is not Cat.LITERAL:
+        return c.ValueOf(c.Decltype(lw.materialize(n, True, node)))
+    raise lw.error(node, "bad-arguments", "vector_size= must be a compile-time positive integer",
+                   "the DSL accesses a vector of a static length")
 
 
 def _load(lw: Lowerer, node: cst.Call, receiver: Val, obj: c.Expr, name: str) -> Val:
@@ -133,7 +145,7 @@ def _load(lw: Lowerer, node: cst.Call, receiver: Val, obj: c.Expr, name: str) ->
     bound = _array_access(lw, node, name, ["idx", "vector_size"], 0)
     n = _vector_size(lw, bound.get("vector_size"))
     args = (obj, lw.value(bound["idx"])) if "idx" in bound else (obj,)
-    targs = (c.Lit(str(n)),) if n is not None else ()
+    targs = (n,) if n is not None else ()
     call = c.Call(c.Id("array_load"), args, targs)
     return Val(SSA if n is not None else k.dynamic(), call, node=node)
 
@@ -142,11 +154,33 @@ def _store(lw: Lowerer, node: cst.Call, receiver: Val, obj: c.Expr, name: str) -
     """`t.store(v)`: a tensor's register value. `a.store(v, idx)`: a cutlass.Array's element
     (or a vector of them) at linear index idx."""
     bound = _array_access(lw, node, name, ["value", "idx", "vector_size"], 1)
-    _vector_size(lw, bound.get("vector_size"))  # checked; the value's size decides in C++
-    args = [lw.value(bound["value"])]
-    if "idx" in bound:
-        args.append(lw.value(bound["idx"]))
-    return Val(k.VALUE, c.Call(c.Member(obj, "store"), tuple(args)), node=node)
+    n = _vector_size(lw, bound.get("vector_size"))
+    value = lw.value(bound["value"])
+    if "idx" not in bound and n is None:
+        return Val(k.VALUE, c.Call(c.Member(obj, "store"), (value,)), node=node)
+    idx = lw.value(bound["idx"]) if "idx" in bound else c.Construct(c.Type("Int", (c.Lit("0"),)))
+    call = c.Call(c.Id("array_store"), (obj, value, idx), (n,) if n is not None else ())
+    return Val(k.VALUE, call, node=node)
+
+
+def _masked_load(lw: Lowerer, node: cst.Call, receiver: Val, obj: c.Expr, name: str) -> Val:
+    """`a.masked_load(idx, count, mask, default=None)`: count elements from idx where mask[k]
+    holds, default (or zero) elsewhere — no memory access for the others."""
+    bound = _array_access(lw, node, name, ["idx", "count", "mask", "default"], 3)
+    n = _vector_size(lw, bound["count"])
+    assert n is not None
+    default = bound.get("default")
+    args = [obj, lw.value(bound["idx"]), lw.value(bound["mask"])]
+    if default is not None and not (isinstance(default, cst.Name) and default.value == "None"):
+        args.append(lw.value(default))
+    return Val(SSA, c.Call(c.Id("array_masked_load"), tuple(args), (n,)), node=node)
+
+
+def _masked_store(lw: Lowerer, node: cst.Call, receiver: Val, obj: c.Expr, name: str) -> Val:
+    """`a.masked_store(idx, value, mask)`: the elements of value where mask[k] holds."""
+    bound = _array_access(lw, node, name, ["idx", "value", "mask"], 3)
+    args = (obj, lw.value(bound["idx"]), lw.value(bound["value"]), lw.value(bound["mask"]))
+    return Val(k.VALUE, c.Call(c.Id("array_masked_store"), args), node=node)
 
 
 def _printf(lw: Lowerer, node: cst.Call, name: str) -> Val:

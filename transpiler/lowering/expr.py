@@ -698,6 +698,35 @@ class ExprLowerer:
         objx = self.materialize(obj, False, node.value)
         return member.lower_attribute(self, node, obj, objx, attr)
 
+    def array_slice(self, node: cst.Subscript, base: Val) -> tuple[c.Expr, c.Expr] | None:
+        """(start, count) of `a[start:count]` (or `a[start:count, alignment]`) on a
+        cutlass.Array or tensor: the DSL's vector access of `count` elements from linear index
+        `start` (`count` a compile-time integer; not Python's stop)."""
+        if base.kind.cat is not Cat.TENSOR or not node.slice:
+            return None
+        first = node.slice[0].slice
+        if not isinstance(first, cst.Slice) or len(node.slice) > 2:
+            return None
+        if first.lower is None or first.upper is None or first.step is not None:
+            raise self.fc.error(node, "not-yet-supported",
+                                "only the DSL's vector slice a[start:count] is supported",
+                                "open-ended views (a[start:]) and steps are not yet supported")
+        count = self.lower(first.upper)
+        if count.kind.cat is Cat.LITERAL and isinstance(count.kind.value, int):
+            if count.kind.value <= 0:
+                raise self.fc.error(first.upper, "bad-arguments",
+                                    f"invalid vector count {count.kind.value}")
+            n: c.Expr = c.Lit(str(count.kind.value))
+        elif count.kind.cat is Cat.META and count.kind.meta_kind == m.STATIC_INT:
+            n = c.ValueOf(c.Type(f"Meta::{count.kind.value}"))
+        elif count.kind.cat in (Cat.STATIC, Cat.CONSTEXPR):
+            n = c.ValueOf(c.Decltype(self.materialize(count, True, first.upper)))
+        else:
+            raise self.fc.error(first.upper, "bad-arguments",
+                                "the count of a[start:count] must be a compile-time integer",
+                                "the DSL loads a vector of a static length")
+        return self.value(first.lower), n
+
     @staticmethod
     def _member_of_entry(resolved: str) -> bool:
         """`cutlass.Float16.width`: an attribute of a DSL value that has an entry, lowered as a
@@ -708,6 +737,12 @@ class ExprLowerer:
     def _subscript(self, node: cst.Subscript) -> Val:
         fc = self.fc
         base = self.lower(node.value)
+        vector = self.array_slice(node, base)
+        if vector is not None:  # `a[start:count]`: a register value of count elements
+            start, count = vector
+            array = self.materialize(base, False, node.value)
+            return Val(Kind(Cat.TENSOR_SSA), c.Call(c.Id("array_load"), (array, start), (count,)),
+                       node=node)
         indices: list[cst.BaseExpression] = []
         for el in node.slice:
             if not isinstance(el.slice, cst.Index):

@@ -337,6 +337,12 @@ class StmtLowerer:
         if isinstance(target, (cst.Tuple, cst.List)):
             return self.unpack(target, value, stmt)
         if isinstance(target, cst.Subscript):
+            base = self.lw.lower(target.value)
+            vector = self.lw.array_slice(target, base)
+            if vector is not None:  # `a[start:count] = v`: count elements from start
+                array = self.lw.materialize(base, False, target.value)
+                args = (array, self.lw.value(value), vector[0])
+                return [c.ExprStmt(c.Call(c.Id("array_store"), args, (vector[1],)))]
             lhs = self.lw.value(target)
             return [c.Assign(lhs, "=", self.lw.value(value))]
         if isinstance(target, cst.Attribute):

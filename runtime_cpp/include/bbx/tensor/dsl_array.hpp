@@ -113,11 +113,52 @@ BBX_HOST_DEVICE constexpr auto make_rmem_array(Shape const& shape) {
   return Array<ArrayEngine<T, N>, Shape, D>{{}, shape, D{}};
 }
 
-// array_load<N>(a, idx): a.load<N>(idx) without the `template` keyword at the call.
+// The DSL's Array accesses, on a cutlass.Array or on a tensor passed where the DSL takes one (a
+// linear view of its memory: element i is i elements after the base, whatever the layout).
+template <class A>
+BBX_HOST_DEVICE constexpr decltype(auto) as_dsl_array(A&& a) {
+  if constexpr (is_dsl_array_v<A>) {
+    return std::forward<A>(a);
+  } else {
+    static_assert(is_tensor_v<std::remove_cvref_t<A>>, "a cutlass.Array access on something else");
+    return make_array_view(a);
+  }
+}
+
+// array_load<N>(a, idx): the element at idx (N == 0), or N elements from there (a Value<T, N>).
 template <int N = 0, class A, class I = Int<0>>
-  requires(is_dsl_array_v<A>)
 BBX_HOST_DEVICE auto array_load(A const& a, I const& idx = {}) {
-  return a.template load<N>(idx);
+  return as_dsl_array(a).template load<N>(idx);
+}
+// array_store<N>(a, v, idx): an element, or a Value<T, N> from idx on (N == 0: v's own size).
+template <int N = 0, class A, class V, class I = Int<0>>
+BBX_HOST_DEVICE void array_store(A&& a, V const& v, I const& idx = {}) {
+  if constexpr (N != 0) {
+    static_assert(is_value_v<V> && V::size_v == N, "a[start:count] = v: v must have count elements");
+  }
+  auto&& view = as_dsl_array(a);
+  view.store(v, idx);
+}
+// array_masked_load<N>(a, idx, mask[, fill]): element k of N from idx where mask[k] holds (the
+// others are `fill`, default zero, and not read).
+template <int N, class A, class I, class M, class F = Int<0>>
+BBX_HOST_DEVICE auto array_masked_load(A const& a, I const& idx, M const& mask, F const& fill = {}) {
+  auto const& view = as_dsl_array(a);
+  using T = typename std::remove_cvref_t<decltype(view)>::value_type;
+  Value<T, N> r;
+  BBX_UNROLL
+  for (int k = 0; k < N; ++k) r[k] = bool(mask[k]) ? T(view.data()[idx + k]) : ::bbx::to<T>(fill);
+  return r;
+}
+// array_masked_store(a, idx, v, mask): the elements of v where mask[k] holds.
+template <class A, class I, class V, class M>
+BBX_HOST_DEVICE void array_masked_store(A&& a, I const& idx, V const& v, M const& mask) {
+  auto&& view = as_dsl_array(a);
+  using T = typename std::remove_cvref_t<decltype(view)>::value_type;
+  BBX_UNROLL
+  for (int k = 0; k < V::size_v; ++k) {
+    if (bool(mask[k])) view.data()[idx + k] = ::bbx::to<T>(v[k]);
+  }
 }
 
 template <class Engine, class Shape, class Stride>

@@ -498,3 +498,41 @@ print("PASS")
 
 def test_static_choices_returns_and_ranges_on_simulator(tmp_path: Path) -> None:
     run_driver_on_simulator(tmp_path, {"chosen_kernels.py": CHOSEN}, CHOSEN_DRIVER)
+
+
+FLOATS = '''
+import cutlass
+import cutlass.cute as cute
+
+
+@cute.kernel
+def fill_kernel(mY: cute.Tensor, value: cutlass.Constexpr, scale: cutlass.Constexpr):
+    smem = cutlass.utils.SmemAllocator()
+    t = smem.allocate_tensor(cutlass.Float32, cute.make_layout((2, 3)))
+    t.fill(value)
+    cute.printf("t: {}", t)
+    for i in cutlass.range_constexpr(6):
+        mY[i] = t[i] * scale + i
+
+
+@cute.jit
+def fill(mY: cute.Tensor, value: cutlass.Constexpr, scale: cutlass.Constexpr):
+    fill_kernel(mY, value, scale).launch(grid=[1, 1, 1], block=[1, 1, 1])
+'''
+
+FLOATS_DRIVER = '''
+import torch
+from cutlass.cute.runtime import from_dlpack
+
+from float_kernels import fill
+
+y = torch.full((6,), float("nan"))
+fill(from_dlpack(y), 0.75, -2.5)  # Constexpr floats from host Python
+assert torch.equal(y, torch.arange(6.0) - 1.875), y
+print("PASS")
+'''
+
+
+def test_constexpr_floats_and_printed_tensors_on_simulator(tmp_path: Path) -> None:
+    out = run_driver_on_simulator(tmp_path, {"float_kernels.py": FLOATS}, FLOATS_DRIVER)
+    assert "t: (2,3):(1,2) = (0.75, 0.75, 0.75, 0.75, 0.75, 0.75)" in out

@@ -24,6 +24,8 @@ import jinja2
 
 from .. import __version__
 from ..analysis import meta
+from ..cxx.literals import float_literal
+from ..cxx.printer import expr_text
 from ..dsl import REGISTRY
 from ..dsl.entry import Functor
 from ..lowering.names import cxx_name
@@ -217,6 +219,8 @@ def _bind_constexpr_value(name: str, spec: ConstexprSpec) -> ArgBinding:
         return ArgBinding(name, str(spec), (), f"bbx::C<{'true' if value else 'false'}>{{}}")
     if isinstance(value, int):
         return ArgBinding(name, str(spec), (), f"bbx::Int<{value}>{{}}")
+    if isinstance(value, float):  # a compile-time float, as the DSL's Python float (f32 in C++)
+        return ArgBinding(name, str(spec), (), f"bbx::C<{expr_text(float_literal(value))}>{{}}")
     if getattr(value, "bbx_dtype", None) is not None:
         return ArgBinding(name, str(spec), (), f"bbx::type_c<{cxx_type(value.bbx_dtype)}>{{}}")
     if callable(value):

@@ -1,6 +1,7 @@
 // bbx/platform/printf_fmt.hpp — `cute.printf("x = {}, y = {}", x, y)`: each `{}` prints the next
 // argument by its type (integers, static integers, floats incl. half/bf16, bools, tuples and
-// layouts in CuTe's notation), and a newline ends the line, as in the DSL.
+// layouts in CuTe's notation, tensors as `layout = (elements...)`), and a newline ends the line,
+// as in the DSL.
 #pragma once
 
 #include <type_traits>
@@ -16,10 +17,14 @@ template <class T>
 BBX_HOST_DEVICE void print_fmt_value(T const& x) {
   if constexpr (is_bit_ref_v<T>) {  // an element of a (packed) Boolean tensor prints as a bool
     print_fmt_value(static_cast<bool>(x));
-  } else if constexpr (is_tensor_v<T>) {
-    static_assert(dependent_false<T>,
-                  "cute.printf: printing a whole tensor is not supported yet; print its elements "
-                  "(t[i]) or its layout (t.layout)");
+  } else if constexpr (is_tensor_v<T>) {  // its layout, then its elements in index order
+    print(x.layout());
+    arch::printf(" = (");
+    for (int i = 0; i < int(size(x)); ++i) {
+      if (i > 0) arch::printf(", ");
+      print_fmt_value(x(i));
+    }
+    arch::printf(")");
   } else if constexpr (std::is_floating_point_v<T>) {
     arch::printf("%g", static_cast<double>(x));
   } else if constexpr (std::is_integral_v<T> || is_C_v<T> || is_tuple_v<T>) {

@@ -511,6 +511,8 @@ def fill_kernel(mY: cute.Tensor, value: cutlass.Constexpr, scale: cutlass.Conste
     t = smem.allocate_tensor(cutlass.Float32, cute.make_layout((2, 3)))
     t.fill(value)
     cute.printf("t: {}", t)
+    # scalars only: one printf call for the line ('%' in the text printed as is)
+    cute.printf("{}% of {} is {}", cutlass.Int32(50), cutlass.Int64(1 << 40), t[0] > 0.5)
     for i in cutlass.range_constexpr(6):
         mY[i] = t[i] * scale + i
 
@@ -536,3 +538,4 @@ print("PASS")
 def test_constexpr_floats_and_printed_tensors_on_simulator(tmp_path: Path) -> None:
     out = run_driver_on_simulator(tmp_path, {"float_kernels.py": FLOATS}, FLOATS_DRIVER)
     assert "t: (2,3):(1,2) = (0.75, 0.75, 0.75, 0.75, 0.75, 0.75)" in out
+    assert "50% of 1099511627776 is true" in out

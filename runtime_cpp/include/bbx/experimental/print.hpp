@@ -18,7 +18,7 @@ namespace detail {
 template <class T>
 BBX_HOST_DEVICE void print_runtime_value(T const& x) {
   if constexpr (is_C_v<T>) {
-    print_runtime_value(T::value);
+    print_runtime_value(static_cast<typename T::value_type>(T{}));  // no ODR-use of T::value
   } else if constexpr (std::is_same_v<T, bool>) {
     ::bbx::arch::printf("%d", x ? 1 : 0);
   } else if constexpr (std::is_integral_v<T> && sizeof(T) == 8) {
@@ -36,7 +36,7 @@ BBX_HOST_DEVICE const char* print_runtime_segment(const char* fmt) {
   while (*fmt != '\0') {
     int n = 0;
     while (fmt[n] != '\0' && fmt[n] != '{' && fmt[n] != '}') ++n;
-    if (n > 0) ::bbx::arch::printf("%.*s", n, fmt);
+    if (n > 0) ::bbx::detail::print_chars(fmt, n);
     fmt += n;
     if (*fmt == '\0') break;
     if (fmt[0] == '{' && fmt[1] == '}') return fmt + 2;

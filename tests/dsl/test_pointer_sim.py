@@ -59,3 +59,50 @@ print("PASS")
 
 def test_pointer_accesses_on_simulator(tmp_path: Path) -> None:
     run_driver_on_simulator(tmp_path, {"pointer_kernels.py": KERNELS}, DRIVER)
+
+
+MASKED = '''
+import cutlass
+import cutlass.cute as cute
+
+
+@cute.kernel
+def masked_kernel(mX: cute.Tensor, mY: cute.Tensor):
+    src = mX.iterator.raw_ptr()
+    dst = mY.iterator.raw_ptr()
+    keep = cutlass.Vector.from_elements((True, False, True, True), cutlass.Boolean)
+    odd = cutlass.Vector.from_elements((False, True, False, True), cutlass.Boolean)
+    values = src.masked_load(keep)  # lane 1 not read: zero
+    dst.store(values)
+    fill = cute.full(4, -1.0, cutlass.Float32)
+    (dst + 4).store(src.masked_load(odd, fill, alignment=16))
+    (dst + 8).masked_store(values + 10.0, odd)  # lanes 0 and 2 keep what was there
+
+
+@cute.jit
+def masked(mX: cute.Tensor, mY: cute.Tensor):
+    masked_kernel(mX, mY).launch(grid=[1, 1, 1], block=[1, 1, 1])
+'''
+
+MASKED_DRIVER = '''
+import torch
+from cutlass.cute.runtime import from_dlpack
+
+from masked_kernels import masked
+
+x = torch.randn(4)
+y = torch.randn(12)
+before = y.clone()
+masked(from_dlpack(x, assumed_align=16), from_dlpack(y, assumed_align=16))
+expected = before.clone()
+expected[0:4] = torch.tensor([x[0], 0.0, x[2], x[3]])
+expected[4:8] = torch.tensor([-1.0, x[1], -1.0, x[3]])
+expected[9] = 0.0 + 10.0
+expected[11] = x[3] + 10.0
+assert torch.equal(y, expected), (y, expected)
+print("PASS")
+'''
+
+
+def test_masked_pointer_accesses_on_simulator(tmp_path: Path) -> None:
+    run_driver_on_simulator(tmp_path, {"masked_kernels.py": MASKED}, MASKED_DRIVER)

@@ -14,11 +14,15 @@ def static_int(n: int) -> c.Expr:
         return c.Unary("-", static_int(-n))
     if n in NAMED_INTS:
         return c.Construct(c.Type(f"_{n}"))
+    if n >= 2**31:  # beyond `int` (`cute.arch.FULL_MASK`): a 64-bit static integer
+        return c.Construct(c.Type("C", (c.Lit(f"std::int64_t{{{n}}}"),)))
     return c.Construct(c.Type("Int", (c.Lit(str(n)),)))
 
 
 def static_int_type(n: int) -> c.CxxType:
     """`bbx::Int<n>`, a static integer as a type (a template argument)."""
+    if n >= 2**31 or n < -(2**31):
+        return c.Type("bbx::C", (c.Lit(f"std::int64_t{{{n}}}"),))
     return c.Type("bbx::Int", (c.Lit(str(n)),))
 
 

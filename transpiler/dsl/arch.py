@@ -211,6 +211,10 @@ def _load(lw: Lowerer, node: cst.Call, name: str) -> Val:
 
 def register(r: Registry) -> None:
     r.add(A + "WARP_SIZE", Constant(32, example="v = cute.arch.WARP_SIZE"))
+    r.add(A + "FULL_MASK", Constant(0xFFFFFFFF, example="m = cute.arch.FULL_MASK"))
+    r.add(A + "THREADS_PER_WARPGROUP", Constant(
+        128, example="t = cute.arch.THREADS_PER_WARPGROUP"))
+    r.add(A + "WARPS_PER_WARPGROUP", Constant(4, example="w = cute.arch.WARPS_PER_WARPGROUP"))
     for name in ("thread_idx", "block_idx", "block_dim", "grid_dim"):
         r.add(A + name, fn(
             f"arch::{name}", "", _TID, example=f"i0, i1, i2 = cute.arch.{name}()"))

@@ -136,6 +136,14 @@ def register(r: Registry) -> None:
         _raw_ptr, example="p = gA.iterator.raw_ptr() + 4\ny = p.load()"))
     r.add_member(pointers, "load", CustomMethod(
         _pointer_load, example="p = gA.iterator\ny = p.load()\nv = (p + 4).load(count=4)"))
+    r.add_member(pointers, "masked_load", CustomMethod(
+        _pointer_masked_load, example="p = gA.iterator\n"
+        "m = cutlass.Vector.from_elements((True, False), cutlass.Boolean)\n"
+        "v = p.masked_load(m)\nw = p.masked_load(m, v, alignment=8)"))
+    r.add_member(pointers, "masked_store", CustomMethod(
+        _pointer_masked_store, example="p = gA.iterator\n"
+        "m = cutlass.Vector.from_elements((True, False), cutlass.Boolean)\n"
+        "p.masked_store(p.load(count=2), m)"))
     r.add_member(pointers, "store", CustomMethod(
         _pointer_store, example="p = gA.iterator\np.store(x)\n"
         "(p + 4).store(cute.full(4, 1.0, cutlass.Float32))"))
@@ -190,6 +198,31 @@ def _pointer_store(lw: Lowerer, node: cst.Call, receiver: Val, obj: c.Expr, name
     """`ptr.store(v)`: v (an element, or a register value from there on)."""
     _plain_access(lw, node)
     parts = assemble(lw, node, "ptr_store", _STORE_PARAMS, 1, "Pointer.store", leading=(obj,))
+    return Val(k.VALUE, c.Call(c.Id(parts.cxx), tuple(parts.args)), node=node)
+
+
+_MASKED_LOAD_PARAMS = params(
+    "mask:value pass_thru:value * alignment:ignored loc:ignored ip:ignored")
+_MASKED_STORE_PARAMS = params(
+    "value:value mask:value * alignment:ignored loc:ignored ip:ignored")
+
+
+def _pointer_masked_load(
+    lw: Lowerer, node: cst.Call, receiver: Val, obj: c.Expr, name: str
+) -> Val:
+    """`ptr.masked_load(mask, pass_thru=None)`: a vector of len(mask) elements; masked-off lanes
+    are not read and take pass_thru's lanes (zero without it)."""
+    parts = assemble(lw, node, "ptr_masked_load", _MASKED_LOAD_PARAMS, 1,
+                     "Pointer.masked_load", leading=(obj,))
+    return Val(k.Kind(Cat.TENSOR_SSA), c.Call(c.Id(parts.cxx), tuple(parts.args)), node=node)
+
+
+def _pointer_masked_store(
+    lw: Lowerer, node: cst.Call, receiver: Val, obj: c.Expr, name: str
+) -> Val:
+    """`ptr.masked_store(value, mask)`: the lanes of value whose mask holds."""
+    parts = assemble(lw, node, "ptr_masked_store", _MASKED_STORE_PARAMS, 2,
+                     "Pointer.masked_store", leading=(obj,))
     return Val(k.VALUE, c.Call(c.Id(parts.cxx), tuple(parts.args)), node=node)
 
 

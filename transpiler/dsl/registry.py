@@ -29,7 +29,9 @@ from .entry import (
 PUBLIC_NAMES_FILE = Path(__file__).with_name("public_names.txt")
 #: `cutlass.experimental.primitives`, listed from NVIDIA's package (it is not in the API JSON).
 EXPERIMENTAL_NAMES_FILE = Path(__file__).with_name("experimental_names.txt")
-PUBLIC_NAMES_FILES = (PUBLIC_NAMES_FILE, EXPERIMENTAL_NAMES_FILE)
+#: Module constants outside the API JSON (each module's `__all__`) that examples use.
+MODULE_CONSTANTS_FILE = Path(__file__).with_name("module_constants.txt")
+PUBLIC_NAMES_FILES = (PUBLIC_NAMES_FILE, EXPERIMENTAL_NAMES_FILE, MODULE_CONSTANTS_FILE)
 
 
 @dataclass(frozen=True)

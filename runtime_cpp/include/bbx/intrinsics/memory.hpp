@@ -8,6 +8,7 @@
 //   clock() / clock64()             the per-multiprocessor cycle counter (low 32 bits / all 64)
 //   ptr_load(p), ptr_load(p, _N{}), cutlass.Pointer's load() / load(count=N) / store(v)
 //   ptr_store(p, v)                 (namespace bbx)
+//   ptr_masked_load(p, mask[, pass_thru]), ptr_masked_store(p, v, mask): masked_load / masked_store
 //
 // The DSL's cache hints (cop=, level1_eviction_priority=, level_prefetch_size=) are dropped by
 // the translator. Tags: bbx/intrinsics/atomic.hpp.
@@ -176,6 +177,39 @@ BBX_DEVICE void ptr_store(P const& p, V const& v) {
     for (int i = 0; i < int(decltype(size(v))::value); ++i) ptr_store(p + i, v[i]);
   } else {
     arch::detail::store_as<arch::detail::order::relaxed, arch::detail::scope::cta, false>(p, v);
+  }
+}
+// ptr_masked_load(p, mask[, pass_thru]): a Value of size(mask) elements from p; a lane whose mask
+// is false is not read and takes pass_thru's lane (zero without one). Pointer.masked_load.
+template <class P, class M>
+  requires(arch::is_atomic_target_v<P> && is_value_v<M>)
+BBX_DEVICE auto ptr_masked_load(P const& p, M const& mask) {
+  using T = std::remove_const_t<arch::detail::pointee_t<P>>;
+  constexpr int N = int(decltype(size(mask))::value);
+  Value<T, N> v;
+  BBX_UNROLL
+  for (int i = 0; i < N; ++i) v[i] = bool(mask[i]) ? T(ptr_load(p + i)) : T(0);
+  return v;
+}
+template <class P, class M, class V>
+  requires(arch::is_atomic_target_v<P> && is_value_v<M> && is_value_v<V>)
+BBX_DEVICE auto ptr_masked_load(P const& p, M const& mask, V const& pass_thru) {
+  auto v = ptr_masked_load(p, mask);
+  BBX_UNROLL
+  for (int i = 0; i < int(decltype(size(mask))::value); ++i) {
+    if (!bool(mask[i])) v[i] = pass_thru[i];
+  }
+  return v;
+}
+// ptr_masked_store(p, v, mask): the lanes of v whose mask is true. Pointer.masked_store.
+template <class P, class V, class M>
+  requires(arch::is_atomic_target_v<P> && is_value_v<V> && is_value_v<M>)
+BBX_DEVICE void ptr_masked_store(P const& p, V const& v, M const& mask) {
+  static_assert(int(decltype(size(v))::value) == int(decltype(size(mask))::value),
+                "Pointer.masked_store: value and mask must have the same length");
+  BBX_UNROLL
+  for (int i = 0; i < int(decltype(size(v))::value); ++i) {
+    if (bool(mask[i])) ptr_store(p + i, v[i]);
   }
 }
 }  // namespace bbx

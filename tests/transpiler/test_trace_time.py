@@ -490,6 +490,7 @@ for op, scale in (("add", 2), ("min", 3), ("max", 5)):
     start = 2**31 - 1 if op == "min" else -2**31  # limit(OP, "i32")
     first = {"add": start + int(folded), "min": min(start, int(folded)),
              "max": max(start, int(folded))}[op]
+    first = (first + 2**31) % 2**32 - 2**31  # red.add on an Int32 wraps
     expected = [first, int(folded) * scale, sum(range(3, 11, 3)) + 100 * sum(range(scale, 0, -1))]
     assert out.tolist() == expected, (op, out.tolist(), expected)
 print("PASS")

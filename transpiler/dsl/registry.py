@@ -10,11 +10,10 @@ supported. The entries themselves live in the modules that mirror the DSL's (`la
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from functools import cached_property
-from pathlib import Path
 
 from ..analysis.kinds import Cat
+from ..public_names import PublicName, read_public_names
 from .entry import (
     Attribute,
     Entry,
@@ -25,44 +24,6 @@ from .entry import (
     NvidiaOnlyMember,
     Status,
 )
-
-PUBLIC_NAMES_FILE = Path(__file__).with_name("public_names.txt")
-#: `cutlass.experimental.primitives`, listed from NVIDIA's package (it is not in the API JSON).
-EXPERIMENTAL_NAMES_FILE = Path(__file__).with_name("experimental_names.txt")
-#: Module constants outside the API JSON (each module's `__all__`) that examples use.
-MODULE_CONSTANTS_FILE = Path(__file__).with_name("module_constants.txt")
-PUBLIC_NAMES_FILES = (PUBLIC_NAMES_FILE, EXPERIMENTAL_NAMES_FILE, MODULE_CONSTANTS_FILE)
-
-
-@dataclass(frozen=True)
-class PublicName:
-    module: str
-    name: str
-    kind: str  # "function", "class", "module", "value"
-    members: tuple[str, ...]
-    #: An enumeration's members with their values as Python literals (`("IDX", "'idx'")`).
-    values: tuple[tuple[str, str], ...] = ()
-
-    @property
-    def qualified(self) -> str:
-        return f"{self.module}.{self.name}"
-
-
-def read_public_names(*paths: Path) -> list[PublicName]:
-    """The names of `paths` (default: every public-names file): one `module name kind
-    [members...]` per line, a member `NAME=value` for an enumeration's member."""
-    out = []
-    for path in paths or PUBLIC_NAMES_FILES:
-        for line in path.read_text().splitlines():
-            if not line or line.startswith("#"):
-                continue
-            module, name, kind, *members = line.split()
-            split = [m.partition("=") for m in members]
-            names = tuple(n for n, _, _ in split)
-            values = tuple((n, v) for n, eq, v in split if eq)
-            out.append(PublicName(module, name, kind, names, values))
-    return out
-
 
 #: Modules that re-export names of `cutlass` and `cutlass.cute` (`cutlass.cute.typing.Float32`).
 REEXPORTING_MODULES = frozenset(

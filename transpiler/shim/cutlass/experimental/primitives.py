@@ -9,14 +9,12 @@ from __future__ import annotations
 
 import ast
 import enum
-from pathlib import Path
 
-import bbx
+from bbx.public_names import EXPERIMENTAL_NAMES_FILE, read_public_names
 
 from .._markers import module_getattr
 
 MODULE = "cutlass.experimental.primitives"
-NAMES_FILE = Path(bbx.__file__).resolve().parent / "dsl" / "experimental_names.txt"
 
 
 class StrEnum(str, enum.Enum):
@@ -29,17 +27,15 @@ class StrEnum(str, enum.Enum):
 def _enumerations() -> dict[str, type[enum.Enum]]:
     """Every class of the module whose members are all listed with values."""
     found: dict[str, type[enum.Enum]] = {}
-    for line in NAMES_FILE.read_text().splitlines():
-        fields = line.split()
-        if line.startswith("#") or len(fields) < 4 or fields[0] != MODULE or fields[2] != "class":
+    for public in read_public_names(EXPERIMENTAL_NAMES_FILE):
+        if public.module != MODULE or public.kind != "class" or not public.members:
             continue
-        members = [field.partition("=") for field in fields[3:]]
-        if not all(sep for _, sep, _ in members):
+        if len(public.values) != len(public.members):
             continue  # a class with methods (descriptors, addresses): device-only
-        values = {name: ast.literal_eval(value) for name, _, value in members}
+        values = {name: ast.literal_eval(value) for name, value in public.values}
         base: type[enum.Enum] = (enum.IntEnum if all(isinstance(v, int) for v in values.values())
                                  else StrEnum)
-        found[fields[1]] = base(fields[1], values, module=MODULE)  # type: ignore[call-overload]
+        found[public.name] = base(public.name, values, module=MODULE)  # type: ignore[call-overload]
     return found
 
 

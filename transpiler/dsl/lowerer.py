@@ -52,6 +52,11 @@ class Lowerer(Protocol):
         """The Python source of `node`."""
         ...
 
+    def static_int_expr(self, val: Val, node: cst.CSTNode) -> c.Expr | None:
+        """A compile-time integer as a C++ constant expression (a template argument); None
+        when `val` is not one."""
+        ...
+
     def static_context(self, *vals: Val) -> bool:
         """Whether integer literals next to these values are static (`_4{}`)."""
         ...

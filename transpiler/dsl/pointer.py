@@ -187,7 +187,7 @@ def _pointer_load(lw: Lowerer, node: cst.Call, receiver: Val, obj: c.Expr, name:
         return Val(k.dynamic(), c.Call(c.Id(parts.cxx), tuple(parts.args)), node=node)
     # count: a compile-time integer (a literal, a Python value or a Constexpr parameter)
     n = lw.lower(count)
-    if n.kind.cat not in (Cat.LITERAL, Cat.STATIC, Cat.CONSTEXPR, Cat.META):
+    if lw.static_int_expr(n, count) is None:
         raise lw.error(count, "bad-arguments", "Pointer.load: count= must be a compile-time "
                        "integer", "the DSL loads a vector of a static length")
     args = (*parts.args, lw.materialize(n, True, count))

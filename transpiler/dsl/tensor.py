@@ -9,6 +9,7 @@ from ..analysis import kinds as k
 from ..analysis.kinds import Cat, Kind
 from ..analysis.value import Val
 from ..cxx import ast as c
+from ..cxx.literals import static_int
 from .builder import C, fn, method
 from .entry import FIRST, RECEIVER, Attribute, Custom, CustomMethod
 from .lowerer import Lowerer
@@ -128,11 +129,11 @@ def _vector_size(lw: Lowerer, node: cst.BaseExpression | None) -> c.Expr | None:
     if node is None or (isinstance(node, cst.Name) and node.value == "None"):
         return None
     n = lw.lower(node)
-    if n.kind.cat is Cat.LITERAL and isinstance(n.kind.value, int) and n.kind.value >= 1:
-        if not isinstance(n.kind.value, bool):
-            return c.Lit(str(n.kind.value))
-    if n.kind.cat in (Cat.STATIC, Cat.CONSTEXPR, Cat.META) and n.kind.cat is not Cat.LITERAL:
-        return c.ValueOf(c.Decltype(lw.materialize(n, True, node)))
+    positive = n.kind.cat is not Cat.LITERAL or (
+        isinstance(n.kind.value, int) and n.kind.value >= 1)
+    size = lw.static_int_expr(n, node) if positive else None
+    if size is not None:
+        return size
     raise lw.error(node, "bad-arguments", "vector_size= must be a compile-time positive integer",
                    "the DSL accesses a vector of a static length")
 
@@ -158,7 +159,7 @@ def _store(lw: Lowerer, node: cst.Call, receiver: Val, obj: c.Expr, name: str) -
     value = lw.value(bound["value"])
     if "idx" not in bound and n is None:
         return Val(k.VALUE, c.Call(c.Member(obj, "store"), (value,)), node=node)
-    idx = lw.value(bound["idx"]) if "idx" in bound else c.Construct(c.Type("Int", (c.Lit("0"),)))
+    idx = lw.value(bound["idx"]) if "idx" in bound else static_int(0)
     call = c.Call(c.Id("array_store"), (obj, value, idx), (n,) if n is not None else ())
     return Val(k.VALUE, call, node=node)
 

@@ -19,6 +19,7 @@ from ..dsl.roles import Role
 from ..frontend.cross_module import ExternalHelper
 from ..frontend.discovery import DslFunction
 from ..frontend.walk import walk
+from .context import ModuleContext
 from .expr import ExprLowerer
 from .names import cxx_name
 from .records import construct
@@ -144,22 +145,21 @@ def _distributed_call(lw: ExprLowerer, node: cst.Call, var: Var) -> Val:
     if len(arms) == 1:
         return arms[0]
     test = lw.materialize(cond, True, choice.test)
-    then, other = arms
-    static = lw.static_context(then, other)
-    kind = then.kind if then.kind == other.kind and then.kind.cat not in (
-        Cat.LITERAL, Cat.META) else k.VALUE
-    expr = c.StaticChoice(
-        test, lw.materialize(then, static, node), lw.materialize(other, static, node)
-    )
-    return Val(kind, expr, node=node)
+    return lw.static_choice(test, (arms[0], node), (arms[1], node), node)
+
+
+def deferred_error(mod: ModuleContext, d: Diagnostic) -> c.StaticAssert:
+    """What cannot be translated in code that a specialization may not take: a dependent
+    `static_assert` with the diagnostic, which fires only where it is instantiated."""
+    message = f"{mod.file_name}:{d.line}:{d.col}: {d.what}"
+    message += f" \u2014 {d.hint}" if d.hint else ""
+    return c.StaticAssert(c.Id("dependent_false<Meta>"), message)
 
 
 def _deferred_call(lw: ExprLowerer, d: Diagnostic, node: cst.Call) -> Val:
     """A call that cannot be translated for one arm of a compile-time choice: an error if, and
     only if, a specialization takes that arm."""
-    message = f"{lw.mod.file_name}:{d.line}:{d.col}: {d.what}"
-    message += f" \u2014 {d.hint}" if d.hint else ""
-    fails = c.Lambda((), (c.StaticAssert(c.Id("dependent_false<Meta>"), message),), "&")
+    fails = c.Lambda((), (deferred_error(lw.mod, d),), "&")
     return Val(k.VALUE, c.Call(fails, ()), node=node)
 
 
@@ -448,11 +448,15 @@ def kernel_argument(lw: ExprLowerer, arg: cst.BaseExpression, param: ParamSig) -
     module or another): a numeric-annotated parameter takes a run-time value; a Python value
     with no C++ form (a string, None) given to a Constexpr parameter reaches the kernel only
     through its Meta members, and the argument itself is `python_only_value`."""
-    if param.constexpr and not isinstance(arg, cst.Lambda):
-        val = lw.lower(arg)
-        if val.kind.cat is Cat.LITERAL and not isinstance(val.kind.value, (bool, int, float)):
-            return c.Construct(c.Type("python_only_value"))
-    return _argument(lw, arg, param.name, param.constexpr, param.template is None)
+    runtime_scalar = param.template is None
+    if isinstance(arg, cst.Lambda):
+        return _argument(lw, arg, param.name, param.constexpr, runtime_scalar)
+    val = lw.lower(arg)
+    if param.constexpr and val.kind.cat is Cat.LITERAL and not isinstance(
+        val.kind.value, (bool, int, float)
+    ):
+        return c.Construct(c.Type("python_only_value"))
+    return lw.materialize(val, not runtime_scalar, arg)
 
 
 def _argument(

@@ -467,13 +467,26 @@ class ExprLowerer:
             types = (self.as_type(node.body), self.as_type(node.orelse))
             chosen = c.Type("std::conditional_t", (test, *types))
             return Val(k.TYPE, type=chosen, node=node)
-        static = self.static_context(body, other)
-        a = self.materialize(body, static, node.body, role)
-        b = self.materialize(other, static, node.orelse, role)
-        kind = body.kind if body.kind == other.kind else k.VALUE
+        return self.static_choice(test, (body, node.body), (other, node.orelse), node, role)
+
+    def static_choice(
+        self,
+        test: c.Expr,
+        then: tuple[Val, cst.CSTNode],
+        other: tuple[Val, cst.CSTNode],
+        node: cst.CSTNode,
+        role: Role | None = None,
+    ) -> Val:
+        """`then if test else other` with a compile-time C++ `test`: only the chosen value is
+        instantiated (`c.StaticChoice`); each value comes with the node it was lowered from."""
+        (a, a_node), (b, b_node) = then, other
+        static = self.static_context(a, b)
+        kind = a.kind if a.kind == b.kind else k.VALUE
         if kind.cat in (Cat.LITERAL, Cat.META):
             kind = k.VALUE
-        return Val(kind, c.StaticChoice(test, a, b), node=node)
+        a_expr = self.materialize(a, static, a_node, role)
+        b_expr = self.materialize(b, static, b_node, role)
+        return Val(kind, c.StaticChoice(test, a_expr, b_expr), node=node)
 
     def visit_Dict(self, node: cst.Dict, role: Role | None) -> Val:
         """A dict with keys known at translation: its values by key, as the DSL sees it
@@ -716,16 +729,27 @@ class ExprLowerer:
             if count.kind.value <= 0:
                 raise self.fc.error(first.upper, "bad-arguments",
                                     f"invalid vector count {count.kind.value}")
-            n: c.Expr = c.Lit(str(count.kind.value))
-        elif count.kind.cat is Cat.META and count.kind.meta_kind == m.STATIC_INT:
-            n = c.ValueOf(c.Type(f"Meta::{count.kind.value}"))
-        elif count.kind.cat in (Cat.STATIC, Cat.CONSTEXPR):
-            n = c.ValueOf(c.Decltype(self.materialize(count, True, first.upper)))
-        else:
+        n = self.static_int_expr(count, first.upper)
+        if n is None:
             raise self.fc.error(first.upper, "bad-arguments",
                                 "the count of a[start:count] must be a compile-time integer",
                                 "the DSL loads a vector of a static length")
         return self.value(first.lower), n
+
+    def static_int_expr(self, val: Val, node: cst.CSTNode) -> c.Expr | None:
+        """A compile-time integer as a C++ constant expression, for a template argument: a
+        literal (`4`), a Meta member (`Meta::n::value`) or a static value
+        (`decltype(x)::value`); None when `val` is not one."""
+        kind = val.kind
+        if kind.cat is Cat.LITERAL:
+            is_int = isinstance(kind.value, int) and not isinstance(kind.value, bool)
+            return c.Lit(str(kind.value)) if is_int else None
+        if kind.cat is Cat.META:
+            static = kind.meta_kind == m.STATIC_INT
+            return c.ValueOf(c.Type(f"Meta::{kind.value}")) if static else None
+        if kind.cat in (Cat.STATIC, Cat.CONSTEXPR):
+            return c.ValueOf(c.Decltype(self.materialize(val, True, node)))
+        return None
 
     @staticmethod
     def _member_of_entry(resolved: str) -> bool:

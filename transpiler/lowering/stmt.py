@@ -26,7 +26,7 @@ from ..dsl import numeric_type
 from ..dsl.numeric_entries import cast_value
 from ..frontend.discovery import DslFunction, is_struct_class
 from ..frontend.walk import walk
-from .call import CallLowerer, kernel_argument
+from .call import CallLowerer, deferred_error, kernel_argument
 from .context import FunctionContext, ModuleContext, TracedAttribute
 from .names import cxx_name
 from .sequences import bind_target, static_items
@@ -899,10 +899,7 @@ class StmtLowerer:
     def _deferred(self, deferred: DeferredBranch) -> c.Stmt:
         """The body of a `const_expr` branch that cannot be translated: an error if, and only
         if, a specialization takes the branch."""
-        d = deferred.diagnostic
-        where = f"{self.mod.file_name}:{d.line}:{d.col}"
-        message = f"{where}: {d.what}" + (f" \u2014 {d.hint}" if d.hint else "")
-        return c.StaticAssert(c.Id("dependent_false<Meta>"), message)
+        return deferred_error(self.mod, deferred.diagnostic)
 
     def _scoped(self, region: str, body: cst.BaseSuite) -> list[c.Stmt]:
         return self._scoped_vars(region, body)[0]
@@ -1043,11 +1040,10 @@ class StmtLowerer:
     def _static_bound(self, arg: cst.BaseExpression, it: cst.Call) -> c.Expr:
         """A bound of `range_constexpr`, as a C++ constant expression."""
         val = self.lw.lower(arg)
-        if val.kind.cat is Cat.LITERAL and isinstance(val.kind.value, int):
-            return c.Lit(str(val.kind.value))
-        if val.kind.cat is Cat.META and val.kind.meta_kind == m.STATIC_INT:
-            return c.ValueOf(c.Type(f"Meta::{val.kind.value}"))
-        if val.kind.cat in (Cat.STATIC, Cat.CONSTEXPR, Cat.VALUE):
+        bound = self.lw.static_int_expr(val, arg)
+        if bound is not None:
+            return bound
+        if val.kind.cat is Cat.VALUE:  # a C++ value whose type carries the integer
             return c.ValueOf(c.Decltype(self.lw.materialize(val, True)))
         raise self.fc.error(
             it,

@@ -17,6 +17,7 @@
 #include "layout/tile_to_shape.hpp"
 #include "layout/print.hpp"
 #include "layout/query.hpp"
+#include "layout/alignment.hpp"
 #include "layout/recast.hpp"
 #include "layout/assume.hpp"
 #include "layout/mode_ops.hpp"

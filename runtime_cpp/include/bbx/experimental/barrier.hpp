@@ -343,3 +343,27 @@ BBX_DEVICE detail::bar_red_result_t<Op> barrier_cta_red(P const& pred, int id) {
 #endif
 
 }  // namespace bbx::experimental
+
+namespace bbx {
+
+// cutlass.pipeline.NamedBarrier(barrier_id, num_threads): barrier `barrier_id` (0..15) met by
+// `num_threads` threads, over the barriers above. As in the DSL, `wait` and `sync` are
+// `arrive_and_wait` (a named barrier has no wait without arriving).
+struct NamedBarrier {
+  int barrier_id;
+  int num_threads;
+  BBX_HOST_DEVICE constexpr NamedBarrier(int id, int n) : barrier_id(id), num_threads(n) {}
+#if defined(BBX_TARGET_CPU)
+  void arrive_and_wait(std::source_location loc = std::source_location::current()) const {
+    experimental::barrier_cta_sync(barrier_id, num_threads, loc);
+  }
+  void arrive(std::source_location loc = std::source_location::current()) const {
+    experimental::barrier_cta_arrive(barrier_id, num_threads, loc);
+  }
+#else
+  BBX_DEVICE void arrive_and_wait() const { experimental::barrier_cta_sync(barrier_id, num_threads); }
+  BBX_DEVICE void arrive() const { experimental::barrier_cta_arrive(barrier_id, num_threads); }
+#endif
+};
+
+}  // namespace bbx

@@ -2,6 +2,8 @@
 // bit-level helpers used to move arbitrary 1/2/4/8-byte values through 32-bit lane exchanges.
 #pragma once
 
+#include <utility>  // std::tuple_size (dim3_of)
+
 #include "bbx/config.hpp"
 
 // BBX_HOST_STD: host code may use the standard library (every build but AMD device-only
@@ -27,6 +29,17 @@ struct dim3 {
     return static_cast<long long>(x) * y * z;
   }
 };
+
+// A grid or block given as a tuple of 1 to 3 extents whose length C++ knows and the translation
+// did not (`grid = *cute.ceil_div(shape, tiler), 1`).
+template <class T>
+BBX_HOST_DEVICE constexpr dim3 dim3_of(T const& t) {
+  constexpr int n = int(std::tuple_size_v<T>);
+  static_assert(1 <= n && n <= 3, "grid/block: a tuple of 1 to 3 extents");
+  if constexpr (n == 1) return dim3(int(get<0>(t)));
+  else if constexpr (n == 2) return dim3(int(get<0>(t)), int(get<1>(t)));
+  else return dim3(int(get<0>(t)), int(get<1>(t)), int(get<2>(t)));
+}
 
 #if defined(BBX_HOST_STD)
 // An opaque stream handle as an integer (hipStream_t / cudaStream_t / unused on CPU); 0 is the

@@ -17,6 +17,7 @@
 #include "bbx/layout/composition.hpp"
 #include "bbx/layout/divide.hpp"
 #include "bbx/layout/composed_layout.hpp"
+#include "bbx/layout/recast.hpp"
 #include "bbx/numeric.hpp"
 #include "bbx/tensor/bit_pointer.hpp"
 #include "bbx/tensor/pointer.hpp"
@@ -620,11 +621,38 @@ BBX_HOST_DEVICE constexpr auto local_partition(Tensor<E, L> const& t, ThrLayout 
   return make_tensor(detail::iter_add<Div>(t.data(), get<1>(rb)), get<0>(rb));
 }
 
+// With a projection (`proj=(1, None, 1)`): only the modes of the tiler (and of the coordinate,
+// or of the thread layout) paired with an integer take part (dice), as in CuTe.
+template <class E, class L, class Tiler, class Crd, class Proj>
+BBX_HOST_DEVICE constexpr auto local_tile(Tensor<E, L> const& t, Tiler const& tiler, Crd const& coord,
+                                          Proj const& proj) {
+  return local_tile(t, dice(tiler, proj), dice(coord, proj));
+}
+template <class E, class L, class ThrLayout, class Idx, class Proj>
+BBX_HOST_DEVICE constexpr auto local_partition(Tensor<E, L> const& t, ThrLayout const& thr, Idx const& idx,
+                                               Proj const& proj) {
+  return local_partition(t, dice(make_layout(thr), proj), idx);
+}
+
 // fill(t, x): every element of t becomes x.
 template <class Tn, class S>
   requires(is_tensor_v<Tn>)
 BBX_HOST_DEVICE void fill(Tn&& t, S const& x) {
   t.fill(x);
+}
+
+// `t = other` for a tensor variable in dynamic control flow (the DSL rebinds the name): a view
+// takes the other view's pointer and layout. Only a view of the same C++ type can be rebound so
+// (a register tensor owns its elements, so assigning one would copy them instead).
+template <class E, class L, class Tn>
+BBX_HOST_DEVICE constexpr void rebind_view(Tensor<E, L>& t, Tn const& other) {
+  static_assert(std::is_same_v<Tensor<E, L>, std::remove_cvref_t<Tn>>,
+                "a tensor variable assigned in dynamic control flow must keep its layout type: the "
+                "new value's shape, strides or memory differ (use a new name for it)");
+  static_assert(!is_array_engine<E>::value,
+                "a register tensor cannot be rebound in dynamic control flow (use a new name, or "
+                "copy into it with .store / cute.copy)");
+  t = other;
 }
 
 }  // namespace bbx

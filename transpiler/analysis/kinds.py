@@ -20,6 +20,10 @@ class Cat(Enum):
     ATOM = "copy atom"
     TILED_COPY = "tiled copy"
     THR_COPY = "thread copy slice"
+    MMA_ATOM = "MMA atom"
+    TILED_MMA = "tiled MMA"
+    THR_MMA = "thread MMA slice"
+    NAMED_BARRIER = "named barrier"  # cutlass.pipeline.NamedBarrier
     TYPE = "type"  # a C++ type (dtype)
     FUNC = "function"  # lambda / functor
     UNDERSCORE = "underscore"  # None in a slice
@@ -33,7 +37,8 @@ class Cat(Enum):
 #: Categories that are C++ compile-time types and so cannot be rebound in dynamic control flow.
 TYPED_CATS = frozenset(
     {Cat.LAYOUT, Cat.TENSOR, Cat.TENSOR_SSA, Cat.ATOM, Cat.TILED_COPY, Cat.THR_COPY, Cat.TUPLE,
-     Cat.STATIC, Cat.CONSTEXPR, Cat.FUNC, Cat.STRUCT_REF, Cat.STRUCT_FIELD}
+     Cat.STATIC, Cat.CONSTEXPR, Cat.FUNC, Cat.STRUCT_REF, Cat.STRUCT_FIELD, Cat.MMA_ATOM,
+     Cat.TILED_MMA, Cat.THR_MMA}
 )  # fmt: skip
 
 #: Categories that behave as static in arithmetic (a literal next to them stays `_N{}`).
@@ -88,6 +93,10 @@ ANNOTATION_KINDS = {
     "cutlass.cute.IntTuple": Cat.VALUE,
     "cutlass.cute.TiledCopy": Cat.TILED_COPY,
     "cutlass.cute.CopyAtom": Cat.ATOM,
+    "cutlass.cute.TiledMma": Cat.TILED_MMA,
+    "cutlass.cute.ThrMma": Cat.THR_MMA,
+    "cutlass.cute.MmaAtom": Cat.MMA_ATOM,
+    "cutlass.pipeline.NamedBarrier": Cat.NAMED_BARRIER,
     "cutlass.Constexpr": Cat.CONSTEXPR,
     "cutlass.cute.Constexpr": Cat.CONSTEXPR,
 }

@@ -19,8 +19,10 @@ from . import (
     layout,
     math,
     members,
+    mma,
     numeric_entries,
     nvidia,
+    pipeline,
     pointer,
     python,
     tensor,
@@ -35,7 +37,8 @@ from .registry import Registry
 def _build() -> Registry:
     r = Registry()
     modules = (control, numeric_entries, layout, tensor, array, values, members, pointer, copy,
-               arch, math, utils, typing_names, python, host, experimental, nvidia)  # fmt: skip
+               mma, pipeline, arch, math, utils, typing_names, python, host, experimental,
+               nvidia)  # fmt: skip
     for module in modules:
         module.register(r)
     return r

@@ -220,6 +220,11 @@ def register(r: Registry) -> None:
             f"arch::{name}", "", _TID, example=f"i0, i1, i2 = cute.arch.{name}()"))
     r.add(A + "lane_idx", fn("arch::lane_idx", "", _INT, example="v = cute.arch.lane_idx()"))
     r.add(A + "warp_idx", fn("arch::warp_idx", "", _INT, example="v = cute.arch.warp_idx()"))
+    r.add(A + "cp_async_commit_group", fn(
+        "arch::cp_async_commit_group", "", None, example="cute.arch.cp_async_commit_group()"))
+    r.add(A + "cp_async_wait_group", fn(
+        "arch::cp_async_wait_group", "n:any", None,
+        example="cute.arch.cp_async_commit_group()\ncute.arch.cp_async_wait_group(0)"))
     r.add(A + "sync_threads", fn(
         "arch::sync_threads", "", None, example="cute.arch.sync_threads()"))
     r.add(A + "barrier", Function(

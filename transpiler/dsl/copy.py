@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import libcst as cst
+
 from ..analysis import kinds as k
 from ..analysis.kinds import Cat, Kind
+from ..analysis.value import Val
+from ..cxx import ast as c
 from .builder import C, fn, method
-from .entry import OpClass, params
+from .entry import Custom, OpClass, params
+from .lowerer import Lowerer
 from .registry import Registry
 
 ATOM = Kind(Cat.ATOM)
@@ -16,6 +21,13 @@ THR_COPY = Kind(Cat.THR_COPY)
 def register(r: Registry) -> None:
     r.add(C + "nvgpu.CopyUniversalOp", OpClass(
         "CopyUniversalOp", example="op = cute.nvgpu.CopyUniversalOp()"))
+    r.add(C + "nvgpu.cpasync.CopyG2SOp", OpClass(
+        "CopyG2SOp", params("cache_mode:any"),
+        example="op = cute.nvgpu.cpasync.CopyG2SOp(cache_mode=cute.nvgpu.LoadCacheMode.GLOBAL)\n"
+        "a2 = cute.make_copy_atom(cute.nvgpu.cpasync.CopyG2SOp(), cutlass.Float32)"))
+    for module in ("nvgpu.", "nvgpu.cpasync."):
+        for member in LOAD_CACHE_MODES:
+            r.add(f"{C}{module}LoadCacheMode.{member}", _load_cache_mode(module, member))
     r.add(C + "make_copy_atom", fn(
         "make_copy_atom", "op:any copy_internal_type:type_c num_bits_per_copy:any", ATOM, 2,
         example="a2 = cute.make_copy_atom(cute.nvgpu.CopyUniversalOp(), cutlass.Float32, "
@@ -39,3 +51,15 @@ def register(r: Registry) -> None:
     r.add_member((Cat.THR_COPY, Cat.TILED_COPY), "retile", method(
         "retile", "src:any", k.TENSOR, example="t = thr_copy.retile(rA)"))
     _ = params
+
+
+#: The DSL's cute.nvgpu.LoadCacheMode (C++: bbx::LoadCacheMode, atom/copy_async.hpp).
+LOAD_CACHE_MODES = ("ALWAYS", "GLOBAL", "STREAMING", "LAST_USE", "NONE")
+
+
+def _load_cache_mode(module: str, member: str) -> Custom:
+    def value(lw: Lowerer, node: cst.BaseExpression, name: str) -> Val:
+        return Val(Kind(Cat.STATIC), c.Construct(c.Type("C", (c.Lit(f"LoadCacheMode::{member}"),))),
+                   node=node)
+
+    return Custom(value=value, example=f"m = cute.{module}LoadCacheMode.{member}")

@@ -194,11 +194,23 @@ class OpClass(Entry):
     result: Kind = k.VALUE
     required: int = 0
     example: str | None = None
+    #: Constructor arguments an instance made on the host keeps as attributes of the same
+    #: names: such an instance held in `self.x` is rebuilt in C++ from `self.x.<name>`.
+    host_arguments: tuple[str, ...] = ()
 
     def lower_call(self, lw: Lowerer, node: cst.Call, name: str) -> Val:
         parts = assemble(lw, node, self.cxx, self.params, self.required, f"'{name}'")
         cls = c.Type(self.cxx, tuple(parts.template_args))
         return Val(self.result, c.Construct(cls, tuple(parts.args)), node=node)
+
+    def lower_host_instance(self, lw: Lowerer, node: cst.Attribute) -> Val:
+        """`self.x`, an instance the host made (`self.x = Op(...)` in `__init__`): the C++
+        object built from the specialization's values of `self.x.<argument>`."""
+        args = tuple(
+            lw.materialize(lw.lower(cst.Attribute(node, cst.Name(arg))), False, node)
+            for arg in self.host_arguments
+        )
+        return Val(self.result, c.Construct(c.Type(self.cxx), args), node=node)
 
 
 @dataclass(frozen=True, eq=False)

@@ -73,6 +73,9 @@ def register(r: Registry) -> None:
         r.add_member(t, name, CustomMethod(
             _same_tensor, example=f"t = mA.{name}({args})"))
     # Layout.
+    r.add_member(Cat.LAYOUT, "max_alignment", Attribute(
+        custom=_type_query("max_alignment"),
+        example="a = layout.max_alignment\nb = cutlass.const_expr(gA.layout[0].max_alignment > 1)"))
     r.add_member(Cat.LAYOUT, "get_hier_coord", CustomMethod(
         _hier_coord, example="crd = layout.get_hier_coord(tidx)"))
     # Copy objects.
@@ -92,6 +95,16 @@ def register(r: Registry) -> None:
 
 
 AttributeLowering = Callable[[Lowerer, cst.Attribute, Val, c.Expr, str], Val]
+
+
+def _type_query(cxx: str) -> AttributeLowering:
+    """`x.name` -> `decltype(cxx(x)){}`: a static integer that depends only on x's type, a
+    constant expression even when x is a run-time object (a dynamic layout)."""
+
+    def lower(lw: Lowerer, node: cst.Attribute, receiver: Val, obj: c.Expr, name: str) -> Val:
+        return Val(_STATIC, c.Construct(c.Decltype(c.Call(c.Id(cxx), (obj,)))), node=node)
+
+    return lower
 
 
 def _mask(part: str) -> AttributeLowering:

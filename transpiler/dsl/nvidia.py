@@ -39,7 +39,8 @@ MLIR_MEMBERS = (
 MLIR_CLASSES = (
     C + "Layout", "cutlass.Layout", C + "TensorSSA", "cutlass.Vector", "cutlass.Numeric",
     C + "Numeric", "cutlass.Integer", "cutlass.Float", C + "CopyAtom", C + "TiledCopy",
-    C + "ThrCopy", C + "Swizzle", "cutlass.Pointer", "cutlass.ComposedLayout", C + "Atom",
+    C + "ThrCopy", C + "MmaAtom", C + "TiledMma", C + "ThrMma", C + "Swizzle", "cutlass.Pointer",
+    "cutlass.ComposedLayout", C + "Atom",
 )  # fmt: skip
 
 RULES: tuple[tuple[str, str], ...] = (
@@ -126,7 +127,7 @@ RULES: tuple[tuple[str, str], ...] = (
 #: Receiver kinds whose objects are MLIR values in the DSL (the members above say why not here).
 MLIR_RECEIVERS = (
     Cat.TENSOR_SSA, Cat.LAYOUT, Cat.DYNAMIC, Cat.VALUE, Cat.TYPE, Cat.ATOM, Cat.TILED_COPY,
-    Cat.THR_COPY,
+    Cat.THR_COPY, Cat.MMA_ATOM, Cat.TILED_MMA, Cat.THR_MMA,
 )  # fmt: skip
 
 

@@ -27,10 +27,10 @@ def register(r: Registry) -> None:
         "make_identity_tensor", "shape:shape", k.TENSOR,
         example="t = cute.make_identity_tensor((4, 8))"))
     r.add(C + "local_tile", fn(
-        "local_tile", "input:any tiler:tile coord:coord proj:ignored", k.TENSOR, 3,
+        "local_tile", "input:any tiler:tile coord:coord proj:coord", k.TENSOR, 3,
         example="t = cute.local_tile(mA, (4, 8), (bidx, 0))"))
     r.add(C + "local_partition", fn(
-        "local_partition", "target:any tiler:any index:value proj:ignored", k.TENSOR, 3,
+        "local_partition", "target:any tiler:any index:value proj:coord", k.TENSOR, 3,
         example="t = cute.local_partition(gA, cute.make_layout((4, 8)), tidx)"))
     r.add(C + "make_fragment_like", fn(
         "make_fragment_like", "src:any dtype:type", k.TENSOR, 1,

@@ -417,7 +417,8 @@ def helper_call(
 #: value whose kind is decided by the C++ type alone).
 _KNOWN_ARGUMENT_CATS = frozenset({
     Cat.TENSOR, Cat.LAYOUT, Cat.TENSOR_SSA, Cat.ATOM, Cat.TILED_COPY, Cat.THR_COPY, Cat.STATIC,
-    Cat.SMEM_ALLOCATOR, Cat.STRUCT_REF, Cat.TYPE, Cat.FUNC, Cat.RECORD,
+    Cat.SMEM_ALLOCATOR, Cat.STRUCT_REF, Cat.TYPE, Cat.FUNC, Cat.RECORD, Cat.MMA_ATOM,
+    Cat.TILED_MMA, Cat.THR_MMA, Cat.NAMED_BARRIER,
 })  # fmt: skip
 
 

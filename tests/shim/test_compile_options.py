@@ -27,6 +27,9 @@ def test_option_string_and_objects(cutlass: ModuleType) -> None:
                               "--opt-level=0")
     assert parsed.get(cute.OptLevel) == 0 and messages == []
     assert parsed.get(cute.KeepPTX) is False  # defaults of options not given
+    parsed, messages = _parse(cute, (cute.GenerateLineInfo, cute.OptLevel))  # bare classes
+    assert parsed.get(cute.GenerateLineInfo) is True and parsed.get(cute.OptLevel) == 3
+    assert parsed.unknown == [] and messages == []
     with pytest.raises(ValueError, match="between 0 and 3"):
         cute.OptLevel(4)
     with pytest.raises(ValueError, match="--gpu-arch needs a value"):

@@ -17,6 +17,8 @@ BOOL = "bool"
 FLOAT = "float"
 STRING = "string"
 TYPE = "type"
+#: a tuple of ints (a tile shape in configuration): a static C++ tuple of `Int<N>`.
+TUPLE = "static tuple"
 VALUE = "value"
 
 
@@ -106,6 +108,10 @@ def infer_kind(expr: cst.BaseExpression, leaf_kind: dict[str, str]) -> str:
         return infer_kind(expr.expression, leaf_kind)
     if isinstance(expr, cst.Integer):
         return STATIC_INT
+    if isinstance(expr, cst.Tuple) and expr.elements and all(
+        infer_kind(e.value, leaf_kind) in (STATIC_INT, TUPLE) for e in expr.elements
+    ):
+        return TUPLE
     if isinstance(expr, cst.Float):
         return FLOAT
     if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
@@ -164,6 +170,10 @@ def annotation_kind(
             return annotation_kind(optional, None)
         if isinstance(annotation, cst.Subscript) and dotted(annotation.value) in ("Type", "type"):
             return TYPE
+        if isinstance(annotation, cst.Subscript) and (dotted(annotation.value) or "").rsplit(
+            ".", 1
+        )[-1] in ("Tuple", "tuple"):
+            return TUPLE
     if default is not None:
         return infer_kind(default, {})
     return VALUE

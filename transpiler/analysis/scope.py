@@ -42,6 +42,9 @@ class Var:
     #: a parameter of the function (its None-ness is decided per specialization).
     param: bool = False
     depth: int = 0  # index of the scope it was defined in
+    #: defined by only some arms of a `const_expr` branch (the others bind
+    #: `python_only_value`): an assignment makes a new C++ variable.
+    partial: bool = False
 
 
 @dataclass

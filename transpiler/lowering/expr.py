@@ -22,7 +22,7 @@ from ..cxx import ast as c
 from ..cxx.literals import float_literal, static_int, static_int_type
 from ..diagnostics import TranslationError
 from ..dsl import REGISTRY, roles
-from ..dsl.entry import Entry
+from ..dsl.entry import Entry, OpClass
 from ..dsl.python import META_BUILTINS
 from ..dsl.roles import Role
 from ..frontend.imports import dotted
@@ -95,10 +95,30 @@ class ExprLowerer:
             decided = self._none_test_now(node)
             if decided is not None:
                 return decided
+        if isinstance(node, cst.Attribute):
+            host_made = self._host_instance(node)
+            if host_made is not None:
+                return host_made
         scan = self.meta_scan(node)
         if scan is not None:
             return self.lower_meta(node, scan, role)
         return self._lower(node, role)
+
+    def _host_instance(self, node: cst.Attribute) -> Val | None:
+        """`self.x` where `__init__` set `self.x = Op(...)`, Op a DSL class whose instances
+        keep their constructor arguments (`pipeline.NamedBarrier`): the C++ object."""
+        fc = self.fc
+        cls = fc.fn.cls
+        on_self = isinstance(node.value, cst.Name) and node.value.value == fc.self_name
+        if cls is None or not on_self:
+            return None
+        init = cls.init_attrs.get(node.attr.value)
+        if not isinstance(init, cst.Call):
+            return None
+        entry = REGISTRY.lookup(self.mod.names.resolve(init.func) or "")
+        if not isinstance(entry, OpClass) or not entry.host_arguments:
+            return None
+        return entry.lower_host_instance(self, node)
 
     def materialize(
         self, val: Val, static: bool, node: cst.CSTNode | None = None, role: Role | None = None
@@ -133,9 +153,10 @@ class ExprLowerer:
             )
         if kind.cat is Cat.META:
             member = str(kind.value)
-            if kind.meta_kind == m.VALUE and role is not None and role.layout:
-                # A Python value inside layout algebra: a static integer (C<v>, v the member's
-                # constexpr value, so that the member stays a value for its other uses).
+            if kind.meta_kind == m.VALUE and (static or (role is not None and role.layout)):
+                # A Python value inside layout algebra or next to a static integer: a static
+                # integer (C<v>, v the member's constexpr value, so that the member stays a
+                # value for its other uses).
                 return c.Construct(c.Type("C", (c.Id(f"Meta::{member}"),)))
             if kind.meta_kind == m.STATIC_INT:
                 return c.Construct(meta_type(member))
@@ -482,7 +503,10 @@ class ExprLowerer:
         (a, a_node), (b, b_node) = then, other
         static = self.static_context(a, b)
         kind = a.kind if a.kind == b.kind else k.VALUE
-        if kind.cat in (Cat.LITERAL, Cat.META):
+        if all(_literal_int(v) for v in (a, b)):
+            # Python ints on both arms (`4 if c else 1`): a compile-time integer, as in the DSL.
+            static, kind = True, k.STATIC
+        elif kind.cat in (Cat.LITERAL, Cat.META):
             kind = k.VALUE
         a_expr = self.materialize(a, static, a_node, role)
         b_expr = self.materialize(b, static, b_node, role)
@@ -967,6 +991,8 @@ class ExprLowerer:
     def _tuple(self, node: cst.Tuple | cst.List, role: Role | None = None) -> Val:
         if role is None:
             role = roles.COORD if _has_none(node) else roles.TUPLE
+        if any(isinstance(e, cst.StarredElement) for e in node.elements):
+            return self._starred_tuple(node, role)
         vals = [self.lower(e.value) for e in node.elements]
         return Val(
             Kind(Cat.TUPLE, elems=tuple(v.kind for v in vals)),
@@ -974,6 +1000,49 @@ class ExprLowerer:
             node=node,
             items=tuple(vals),
         )
+
+    def _starred_tuple(self, node: cst.Tuple | cst.List, role: Role) -> Val:
+        """`(*a, b)`: a sequence known at translation is spliced element by element; a C++
+        tuple (whose length only C++ knows) is concatenated with `tuple_cat`."""
+        vals: list[Val] = []
+        nodes: list[cst.BaseExpression] = []
+        for e in node.elements:
+            val = self.lower(e.value)
+            if not isinstance(e, cst.StarredElement):
+                vals.append(val)
+                nodes.append(e.value)
+                continue
+            if val.kind.cat is Cat.LITERAL and isinstance(val.kind.value, tuple):
+                vals += [Val(k.literal(v), node=e.value) for v in val.kind.value]
+                nodes += [e.value] * len(val.kind.value)
+            elif val.items is not None:
+                vals += list(val.items)
+                nodes += [e.value] * len(val.items)
+            else:
+                return self._concatenated_tuple(node, role)
+        return Val(
+            Kind(Cat.TUPLE, elems=tuple(v.kind for v in vals)),
+            self._tuple_of(vals, True, role, node, nodes),
+            node=node,
+            items=tuple(vals),
+        )
+
+    def _concatenated_tuple(self, node: cst.Tuple | cst.List, role: Role) -> Val:
+        parts: list[c.Expr] = []
+        run: list[Val] = []
+        run_nodes: list[cst.BaseExpression] = []
+        for e in node.elements:
+            if isinstance(e, cst.StarredElement):
+                if run:
+                    parts.append(self._tuple_of(run, True, role, node, run_nodes))
+                    run, run_nodes = [], []
+                parts.append(self.value(e.value))
+            else:
+                run.append(self.lower(e.value))
+                run_nodes.append(e.value)
+        if run:
+            parts.append(self._tuple_of(run, True, role, node, run_nodes))
+        return Val(Kind(Cat.TUPLE), c.Call(c.Id("tuple_cat"), tuple(parts)), node=node)
 
     def _tuple_of(
         self,
@@ -993,6 +1062,10 @@ class ExprLowerer:
             else:
                 args.append(self.materialize(v, static, sub, role))
         return c.Call(c.Id(maker), tuple(args))
+
+
+def _literal_int(val: Val) -> bool:
+    return val.kind.cat is Cat.LITERAL and type(val.kind.value) is int
 
 
 def _substitute_value(value: Val) -> cst.BaseExpression:

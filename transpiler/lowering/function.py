@@ -13,7 +13,7 @@ from ..analysis import meta as m
 from ..analysis.kinds import Cat, Kind
 from ..analysis.meta import MetaMember
 from ..analysis.scope import Var
-from ..analysis.value import Val
+from ..analysis.value import PyFunction, Val
 from ..cxx import ast as c
 from ..cxx.printer import function_text
 from ..diagnostics import DiagnosticSink, TranslationError
@@ -160,6 +160,14 @@ def lower_function(
             continue
         if ps.template is not None:
             template_params.append(ps.template)
+        default_lambda = _default_lambda(fn, ps.name) if role == "host" and ps.constexpr else None
+        if default_lambda is not None:
+            # `op: Constexpr = lambda x: x` of a function called from host Python: host Python
+            # can only leave it at its default (the runtime checks), which is traced here.
+            func = Val(Kind(Cat.FUNC), node=default_lambda, function=PyFunction(default_lambda))
+            fc.env.define(Var(ps.name, cxx_name(ps.name), func.kind, line, value=func))
+            cparams.append(c.Param(ps.type, f"/*{ps.name}: its default is traced*/"))
+            continue
         if ps.constexpr:
             fc.constexpr_params.add(ps.name)
             fc.leaf_kinds[ps.name] = (
@@ -368,3 +376,11 @@ def meta_block(members: list[MetaMember]) -> list[str]:
     for x in members:
         lines.append(f"  {x.name.ljust(width_name)}  <- {x.expr.ljust(width_expr)}  ({x.kind})")
     return lines
+
+
+def _default_lambda(fn: DslFunction, name: str) -> cst.Lambda | None:
+    """The `lambda` default of parameter `name`, if it has one."""
+    for p in (*fn.node.params.params, *fn.node.params.kwonly_params):
+        if p.name.value == name and isinstance(p.default, cst.Lambda):
+            return p.default
+    return None

@@ -486,6 +486,7 @@ class StmtLowerer:
         crosses = var.depth < fc.env.closure_depth()
         same = (
             var.alias is None
+            and not var.partial
             and var.kind.cat in _REBINDABLE
             and (
                 val.kind.cat is var.kind.cat
@@ -497,6 +498,11 @@ class StmtLowerer:
         )
         if same:
             return [c.Assign(c.Id(var.cxx), "=", self.lw.materialize(val, False, value))]
+        if crosses and var.alias is None and var.kind.cat is val.kind.cat is Cat.TENSOR:
+            # The DSL rebinds the name to another view (`t = s[None, i]` in a dynamic if): a
+            # view of the same C++ type takes the new pointer and layout (checked in C++).
+            view = self.lw.materialize(val, False, value)
+            return [c.ExprStmt(c.Call(c.Id("rebind_view"), (c.Id(var.cxx), view)))]
         if crosses:
             line, _ = self.mod.position(stmt)
             raise fc.error(
@@ -511,6 +517,10 @@ class StmtLowerer:
         if val.kind.cat in _ALIAS_CATS and isinstance(val.node, cst.BaseExpression):
             val = dataclasses.replace(val, node=self.lw.substitute(val.node))
         cxx = fc.env.version_name(name)
+        if any(scope.region == STATIC_IF for scope in fc.env.scopes[var.depth + 1 :]):
+            # Inside a `const_expr` branch: the new variable belongs to the branch, which
+            # exports it (the other arm keeps the old one).
+            return self._declare(name, val, value, stmt, cxx)
         fc.env.scopes[var.depth].names.pop(name, None)
         saved = fc.env.scopes
         out = self._declare(name, val, value, stmt, cxx)
@@ -816,6 +826,7 @@ class StmtLowerer:
         end = self.mod.positions[s].end
         line, _ = self.mod.position(s)
         exported: dict[str, Var] = {}
+        outer = {n: fc.env.lookup(n) for n in [*then_vars, *other_vars]}  # before the branch
         for name, var in [*then_vars.items(), *other_vars.items()]:
             if name in exported or var.kind.cat is Cat.TYPE:
                 continue
@@ -834,12 +845,19 @@ class StmtLowerer:
         if not exported:
             return [c.If(cond, tuple(then), tuple(other), constexpr=True)]
 
+        def before(n: str) -> Var | None:
+            """The variable `n` named before the branch (an arm that does not assign it keeps
+            it), if it has a C++ value."""
+            var = outer.get(n)
+            return var if var is not None and var.alias is None and not var.partial else None
+
         def returned(defined: dict[str, Var]) -> c.Return:
-            values = tuple(
-                c.Id(defined[n].cxx) if n in defined else c.Construct(c.Type("python_only_value"))
-                for n in exported
-            )
-            return c.Return(c.Call(c.Id("make_tuple"), values))
+            values = []
+            for n in exported:
+                var = defined.get(n) or before(n)
+                values.append(c.Id(var.cxx) if var is not None
+                              else c.Construct(c.Type("python_only_value")))
+            return c.Return(c.Call(c.Id("make_tuple"), tuple(values)))
 
         branch = c.If(
             cond,
@@ -849,14 +867,16 @@ class StmtLowerer:
         )
         # A compile-time value (`Int<N>`) stays one after the branch: the structured binding is
         # no constant expression, so the name is re-declared `constexpr` from its type.
+        arms = [{n: arm.get(n) or before(n) for n in exported} for arm in (then_vars, other_vars)]
         static = {
             n for n in exported
-            if all(arm[n].kind.cat is Cat.STATIC for arm in (then_vars, other_vars) if n in arm)
+            if all(arm[n] is None or arm[n].kind.cat is Cat.STATIC for arm in arms)  # type: ignore[union-attr]
         }
         names = tuple(var.cxx + ("_" if n in static else "") for n, var in exported.items())
         out: list[c.Stmt] = [c.BranchValues(names, branch)]
         for name, var in exported.items():
-            fc.env.define(Var(name, var.cxx, var.kind, line))
+            partial = any(arm[name] is None for arm in arms)
+            fc.env.define(Var(name, var.cxx, var.kind, line, partial=partial))
             if name in static:
                 init = c.Construct(c.Decltype(c.Id(var.cxx + "_")))
                 out.append(c.Decl(None, (var.cxx,), init, constexpr=True))
@@ -1228,8 +1248,22 @@ class StmtLowerer:
     def _dim3(self, node: cst.BaseExpression) -> c.Expr:
         # Qualified: under nvcc, CUDA's global ::dim3 and bbx::dim3 (via `using namespace bbx`)
         # would make a plain `dim3` ambiguous.
+        whole = self._tuple_of_unknown_length(node)
+        if whole is not None:
+            return c.Call(c.Id("bbx::dim3_of"), (whole,))
         values = (self.lw.materialize(v, False, n) for v, n in self._extents(node))
         return c.Call(c.Id("bbx::dim3"), tuple(values))
+
+    def _tuple_of_unknown_length(self, node: cst.BaseExpression) -> c.Expr | None:
+        """A C++ tuple whose length only C++ knows (`*t` spliced into a tuple), or None."""
+        expr = self.lw.substitute(node)
+        if isinstance(expr, (cst.List, cst.Tuple)):
+            if not any(isinstance(e, cst.StarredElement) for e in expr.elements):
+                return None
+        val = self.lw.lower(node)
+        if val.kind.cat is Cat.TUPLE and not val.kind.elems and val.items is None:
+            return self.lw.materialize(val, False, node)
+        return None
 
     def _block_threads(self, node: cst.BaseExpression) -> c.CxxType:
         """`bbx::block_threads_t<X, Y, Z>` of the block extents: literal ints are static."""
@@ -1248,7 +1282,7 @@ class StmtLowerer:
                 return c.Type(var.template_type)
             if var is not None and var.kind.cat is Cat.TYPE:  # passed as type_c<T>{}
                 return c.Type("type_c", (c.Type(var.cxx),))
-            if var is not None and var.alias is None:
+            if var is not None and var.alias is None and var.value is None:
                 return c.Decltype(c.Id(var.cxx))
         return c.Decltype(x, decay=True)
 

@@ -172,6 +172,10 @@ class ConstexprSpec:
 
 ArgSpec = TensorSpec | ScalarSpec | PointerSpec | StreamSpec | ConstexprSpec
 
+#: The key of a Constexpr argument left at its `lambda` default: the translation traces the
+#: default's source, so no value reaches C++ (and the key does not depend on the object).
+DEFAULT_LAMBDA = "default lambda"
+
 
 # ---------------------------------------------------------------------------------------------
 # repr-stable keys of meta values

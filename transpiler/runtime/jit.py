@@ -24,7 +24,14 @@ from collections.abc import Callable
 from functools import cached_property
 from typing import Any
 
-from .argspec import ArgSpec, ConstexprSpec, is_plain_data, stable_repr, validate
+from .argspec import (
+    DEFAULT_LAMBDA,
+    ArgSpec,
+    ConstexprSpec,
+    is_plain_data,
+    stable_repr,
+    validate,
+)
 from .argspec import from_value as spec_of_value
 
 Launcher = Callable[[dict[str, Any]], Any]
@@ -152,6 +159,9 @@ class JitFunction(_Decorated):
         specs: dict[str, ArgSpec] = {}
         for name, value in values.items():
             constexpr, dtype = facts.get(name, (False, None))
+            if constexpr and _is_default_lambda(value, self.signature.parameters.get(name)):
+                specs[name] = ConstexprSpec(DEFAULT_LAMBDA, value)  # traced by the translator
+                continue
             specs[name] = spec_of_value(value, constexpr=constexpr, dtype=dtype)
         return specs
 
@@ -230,6 +240,11 @@ class CompiledFunction:
                 if isinstance(spec, ConstexprSpec):
                     values[name] = spec.value
                     continue
+                param = self.function.signature.parameters.get(name)
+                if param is not None and param.default is not inspect.Parameter.empty:
+                    values[name] = param.default  # e.g. `stream=` left at its default
+                    validate(spec, values[name], name)
+                    continue
                 raise JitError(f"bbx: compiled {self.function.__qualname__}: missing argument "
                                f"{name!r}")
             validate(spec, values[name], name)
@@ -279,6 +294,12 @@ class _TextAnnotation:
     def __init__(self, text: str) -> None:
         self.text = text
         self.bbx_constexpr = "Constexpr" in text
+
+
+def _is_default_lambda(value: Any, param: inspect.Parameter | None) -> bool:
+    """A Constexpr parameter left at its `lambda` default (the translation traces it)."""
+    return (param is not None and value is param.default and callable(value)
+            and getattr(value, "__name__", "") == "<lambda>")
 
 
 def _is_constexpr(annotation: Any) -> bool:

@@ -31,7 +31,16 @@ from ..dsl.entry import Functor
 from ..lowering.names import cxx_name
 from ..paths import templates_dir
 from ..translate import FunctionInfo, TranslationResult, module_namespace
-from .argspec import ArgSpec, ConstexprSpec, Dyn, PointerSpec, ScalarSpec, StreamSpec, TensorSpec
+from .argspec import (
+    DEFAULT_LAMBDA,
+    ArgSpec,
+    ConstexprSpec,
+    Dyn,
+    PointerSpec,
+    ScalarSpec,
+    StreamSpec,
+    TensorSpec,
+)
 from .dtypes import dtype as dtype_info
 
 _OPERATOR_FUNCTORS = {
@@ -120,6 +129,22 @@ def _cxx_literal(value: Any, what: str) -> tuple[str, str]:
                               "float meta values reach C++")
 
 
+def _static_tuple(value: Any, what: str) -> str:
+    """A Python tuple of ints (nested; None for `_`) as a static C++ tuple, as the DSL sees a
+    tuple held in configuration: every leaf is a compile-time constant."""
+    if isinstance(value, tuple):
+        return f"bbx::make_tuple({', '.join(_static_tuple(v, what) for v in value)})"
+    if value is None:
+        return "bbx::_"
+    if isinstance(value, bool):
+        return f"bbx::C<{'true' if value else 'false'}>{{}}"
+    if isinstance(value, int):
+        return f"bbx::Int<{value}>{{}}" if -(2**31) <= value < 2**31 else \
+            f"bbx::C<std::int64_t{{{value}}}>{{}}"
+    raise SpecializationError(f"{what} holds {value!r} ({type(value).__name__}); a tuple meta "
+                              "value reaches C++ only with int, bool and None leaves")
+
+
 def _dtype_of_type_value(value: Any, what: str) -> str:
     name = getattr(value, "bbx_dtype", None)
     if isinstance(name, str):
@@ -145,6 +170,10 @@ def meta_member_line(member: meta.MetaMember, value: Any) -> str:
         return f"static constexpr bool {member.name} = {'true' if value else 'false'};"
     if member.kind == meta.STRING:
         return f"// {member.name} = {value!r} (a string, used only at translation time)"
+    if member.kind == meta.TUPLE and not isinstance(value, tuple):
+        raise SpecializationError(f"{what} must be a tuple of ints, got {value!r}")
+    if isinstance(value, tuple) and member.kind in (meta.VALUE, meta.TUPLE):
+        return f"static constexpr auto {member.name} = {_static_tuple(value, what)};"
     ctype, literal = _cxx_literal(float(value) if member.kind == meta.FLOAT else value, what)
     return f"static constexpr {ctype} {member.name} = {literal};"
 
@@ -212,6 +241,8 @@ def bind_constexpr(name: str, spec: ConstexprSpec) -> ArgBinding:
 
 def _bind_constexpr_value(name: str, spec: ConstexprSpec) -> ArgBinding:
     value = spec.value
+    if spec.key == DEFAULT_LAMBDA:
+        return ArgBinding(name, str(spec), (), "bbx::python_only_value{}")
     functor = _OPERATOR_FUNCTORS.get(value) if callable(value) else None
     if functor is not None:
         return ArgBinding(name, str(spec), (), f"bbx::{functor}{{}}")

@@ -2,7 +2,8 @@
 with each.
 
 Both spellings of the DSL are accepted: ``cute.compile[cute.GenerateLineInfo(True)](fn, ...)``
-and ``cute.compile(fn, ..., options="--generate-line-info --opt-level 2")`` (``--flag value``,
+(or the bare class, ``cute.compile[cute.GenerateLineInfo]``: a flag given without a value) and
+``cute.compile(fn, ..., options="--generate-line-info --opt-level 2")`` (``--flag value``,
 ``--flag=value``; boolean flags take no value). What bbx does:
 
 * **honoured without effect on the result** (accepted silently): ``generate-line-info``
@@ -152,6 +153,8 @@ def parse_options(sources: tuple[Any, ...]) -> ParsedOptions:
             continue
         items = source if isinstance(source, (tuple, list)) else (source,)
         for item in items:
+            if isinstance(item, type) and issubclass(item, CompileOption):
+                item = item()  # `cute.compile[cute.GenerateLineInfo]`: the flag given bare
             if isinstance(item, CompileOption):
                 parsed.options[type(item)] = item
             elif isinstance(item, str):

@@ -5,7 +5,9 @@
 #             (built in parallel: each builds with nvcc), with its exit status
 #   bench:    elementwise_add.py --M 16384 --N 16384 --benchmark (its own timing), next to
 #             benchmarks/elementwise_add_bench.py (bbx, torch.add and a device copy in one run)
-# Usage: upstream_cuda.sh scripts|bench|all. Expects wheels of baybridge, libcst and pyyaml in
+#   gemm:     sgemm.py checks (every major-ness, residues) and 4096^3 with its own timing, next to
+#             torch.matmul (f32) in the same run (issue 15, acceptance 1 and 3)
+# Usage: upstream_cuda.sh scripts|bench|gemm|all. Expects wheels of baybridge, libcst and pyyaml in
 # .whl/ (as cuda_suite.sh) and the corpus at $BBX_CUTLASS_CORPUS or ../shared/corpus/cutlass.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -36,6 +38,8 @@ if [ "$what" = scripts ] || [ "$what" = all ]; then
     "experimental/primitives/reduction/block_smem_reduce.py"
     "experimental/primitives/reduction/thread_vector_reduce.py"
     "experimental/primitives/reduction/warp_vector_reduce.py"
+    "experimental/primitives/tutorial/02_naive_gemm.py"
+    "experimental/primitives/tutorial/03_gemm_tiled_smem.py"
   )
   i=0
   for c in "${cases[@]}"; do
@@ -58,4 +62,33 @@ if [ "$what" = bench ] || [ "$what" = all ]; then
     --M 16384 --N 16384 --benchmark 2>&1 | tail -8 | tee "$out/upstream_elementwise_bench.txt"
   echo "== bbx vs torch.add vs device copy, one process"
   python3 benchmarks/elementwise_add_bench.py 2>&1 | tee "$out/elementwise_add_bench.txt"
+fi
+
+if [ "$what" = gemm ] || [ "$what" = all ]; then
+  sgemm="$corpus/cute/ampere/kernel/dense_gemm/sgemm.py"
+  echo "== sgemm.py checks"
+  for args in "" "--mnk 1000,520,64 --a_major k --b_major n --c_major m" \
+              "--mnk 257,129,96 --a_major m --b_major k --c_major n" \
+              "--mnk 512,512,128 --static_shape --a_major m --b_major n"; do
+    # shellcheck disable=SC2086
+    echo "-- sgemm.py $args: $(python3 -m bbx.cli run "$sgemm" $args --iterations 2 2>&1 | tail -2 | tr '\n' ' ')"
+  done
+  echo "== sgemm.py --mnk 4096,4096,4096 (the script's own timing; native DSL on an H100: 3.247 ms)"
+  python3 -m bbx.cli run "$sgemm" --mnk 4096,4096,4096 --skip_ref_check --iterations 50 2>&1 \
+    | grep -E "execution time|PASS|rror" | tee "$out/sgemm_bench.txt"
+  echo "== torch.matmul f32 4096^3 in the same run"
+  python3 - <<'PY' 2>&1 | tee -a "$out/sgemm_bench.txt"
+import torch
+a = torch.randn(4096, 4096, device="cuda"); b = torch.randn(4096, 4096, device="cuda")
+for tf32 in (False, True):
+    torch.backends.cuda.matmul.allow_tf32 = tf32
+    for _ in range(3):
+        a @ b
+    s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    s.record()
+    for _ in range(20):
+        a @ b
+    e.record(); torch.cuda.synchronize()
+    print(f"torch.matmul f32 (allow_tf32={tf32}): {s.elapsed_time(e) / 20:.4f} ms")
+PY
 fi

@@ -162,6 +162,10 @@ class ExprLowerer:
                 return c.Construct(meta_type(member))
             if kind.meta_kind == m.TYPE:
                 return c.Construct(c.Type("type_c", (meta_type(member),)))
+            if kind.meta_kind == m.TUPLE:
+                # Every leaf is static: the value is its type's (read without ODR-using the
+                # host member, which device code cannot).
+                return c.Construct(c.Decltype(c.Id(f"Meta::{member}")))
             if kind.meta_kind == m.STRING:
                 raise self.fc.error(
                     where or self.fc.fn.node,

@@ -40,7 +40,14 @@ from ..paths import include_dir
 from ..targets import toolchain
 from ..translate import FunctionInfo
 from . import jit
-from .argspec import ArgSpec, ArgSpecSyntaxError, ConstexprSpec, StreamSpec, parse
+from .argspec import (
+    DEFAULT_LAMBDA,
+    ArgSpec,
+    ArgSpecSyntaxError,
+    ConstexprSpec,
+    StreamSpec,
+    parse,
+)
 from .builder import UnitBuild, unit_command
 from .cache import file_sha256
 from .dispatch import dependency_texts, find_host_function, translate_module
@@ -169,6 +176,8 @@ def argument_specs(fn: jit.JitFunction, info: FunctionInfo, arg_texts: tuple[str
         elif p.name in constexpr:
             if p.name in consts:
                 specs[p.name] = ConstexprSpec.of(consts[p.name])
+            elif callable(p.default) and getattr(p.default, "__name__", "") == "<lambda>":
+                specs[p.name] = ConstexprSpec(DEFAULT_LAMBDA, p.default)  # traced from source
             elif p.default is not inspect.Parameter.empty:
                 specs[p.name] = ConstexprSpec.of(p.default)
             else:

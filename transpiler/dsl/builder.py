@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import libcst as cst
+
 from ..analysis.kinds import Cat, Kind
-from .entry import Function, Method, Param, params
+from ..analysis.value import Val
+from ..cxx import ast as c
+from .entry import Custom, Function, Method, Param, params
+from .lowerer import Lowerer
 from .roles import Fastmath
 
 C = "cutlass.cute."
@@ -51,3 +56,14 @@ def tuple_of(*cats: Cat) -> Kind:
     from ..analysis import kinds as k
 
     return Kind(Cat.TUPLE, elems=tuple(k.dynamic() if c is Cat.DYNAMIC else Kind(c) for c in cats))
+
+
+def enum_constant(template: str, enumerator: str, example: str) -> Custom:
+    """A DSL enum member that C++ knows at compile time: `template<enumerator>{}`, a static
+    value (`LoadCacheMode.GLOBAL` -> `C<LoadCacheMode::GLOBAL>{}`)."""
+
+    def value(lw: Lowerer, node: cst.BaseExpression, name: str) -> Val:
+        constant = c.Construct(c.Type(template, (c.Lit(enumerator),)))
+        return Val(Kind(Cat.STATIC), constant, node=node)
+
+    return Custom(value=value, example=example)

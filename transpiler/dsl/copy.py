@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-import libcst as cst
-
 from ..analysis import kinds as k
 from ..analysis.kinds import Cat, Kind
-from ..analysis.value import Val
-from ..cxx import ast as c
-from .builder import C, fn, method
-from .entry import Custom, OpClass, params
-from .lowerer import Lowerer
+from .builder import C, enum_constant, fn, method
+from .entry import OpClass, params
 from .registry import Registry
 
 ATOM = Kind(Cat.ATOM)
@@ -27,7 +22,8 @@ def register(r: Registry) -> None:
         "a2 = cute.make_copy_atom(cute.nvgpu.cpasync.CopyG2SOp(), cutlass.Float32)"))
     for module in ("nvgpu.", "nvgpu.cpasync."):
         for member in LOAD_CACHE_MODES:
-            r.add(f"{C}{module}LoadCacheMode.{member}", _load_cache_mode(module, member))
+            r.add(f"{C}{module}LoadCacheMode.{member}", enum_constant(
+                "C", f"LoadCacheMode::{member}", f"m = cute.{module}LoadCacheMode.{member}"))
     r.add(C + "make_copy_atom", fn(
         "make_copy_atom", "op:any copy_internal_type:type_c num_bits_per_copy:any", ATOM, 2,
         example="a2 = cute.make_copy_atom(cute.nvgpu.CopyUniversalOp(), cutlass.Float32, "
@@ -55,11 +51,3 @@ def register(r: Registry) -> None:
 
 #: The DSL's cute.nvgpu.LoadCacheMode (C++: bbx::LoadCacheMode, atom/copy_async.hpp).
 LOAD_CACHE_MODES = ("ALWAYS", "GLOBAL", "STREAMING", "LAST_USE", "NONE")
-
-
-def _load_cache_mode(module: str, member: str) -> Custom:
-    def value(lw: Lowerer, node: cst.BaseExpression, name: str) -> Val:
-        return Val(Kind(Cat.STATIC), c.Construct(c.Type("C", (c.Lit(f"LoadCacheMode::{member}"),))),
-                   node=node)
-
-    return Custom(value=value, example=f"m = cute.{module}LoadCacheMode.{member}")

@@ -9,7 +9,7 @@ from ..analysis import kinds as k
 from ..analysis.kinds import Cat, Kind
 from ..analysis.value import Val
 from ..cxx import ast as c
-from .builder import fn, method
+from .builder import enum_constant, fn, method
 from .control import ANNOTATION
 from .entry import Custom, CustomMethod, Marker, OpClass, assemble, params
 from .lowerer import Lowerer
@@ -42,11 +42,8 @@ LAYOUT_ENUM_METHODS = ("is_k_major_a", "is_m_major_a", "is_n_major_b", "is_k_maj
 
 
 def _layout_enum(member: str) -> Custom:
-    def value(lw: Lowerer, node: cst.BaseExpression, name: str) -> Val:
-        t = c.Type("layout_enum_c", (c.Lit(f"LayoutEnum::{member}"),))
-        return Val(_STATIC, c.Construct(t), node=node)
-
-    return Custom(value=value, example=f"e = cutlass.utils.LayoutEnum.{member}")
+    return enum_constant("layout_enum_c", f"LayoutEnum::{member}",
+                         f"e = cutlass.utils.LayoutEnum.{member}")
 
 
 def register_layout_enum(r: Registry) -> None:

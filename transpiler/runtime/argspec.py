@@ -177,6 +177,11 @@ ArgSpec = TensorSpec | ScalarSpec | PointerSpec | StreamSpec | ConstexprSpec
 DEFAULT_LAMBDA = "default lambda"
 
 
+def is_lambda(value: Any) -> bool:
+    """A Python `lambda` (the default of a Constexpr parameter the translation traces)."""
+    return callable(value) and getattr(value, "__name__", "") == "<lambda>"
+
+
 # ---------------------------------------------------------------------------------------------
 # repr-stable keys of meta values
 

@@ -46,6 +46,7 @@ from .argspec import (
     ArgSpecSyntaxError,
     ConstexprSpec,
     StreamSpec,
+    is_lambda,
     parse,
 )
 from .builder import UnitBuild, unit_command
@@ -176,7 +177,7 @@ def argument_specs(fn: jit.JitFunction, info: FunctionInfo, arg_texts: tuple[str
         elif p.name in constexpr:
             if p.name in consts:
                 specs[p.name] = ConstexprSpec.of(consts[p.name])
-            elif callable(p.default) and getattr(p.default, "__name__", "") == "<lambda>":
+            elif is_lambda(p.default):
                 specs[p.name] = ConstexprSpec(DEFAULT_LAMBDA, p.default)  # traced from source
             elif p.default is not inspect.Parameter.empty:
                 specs[p.name] = ConstexprSpec.of(p.default)

@@ -28,6 +28,7 @@ from .argspec import (
     DEFAULT_LAMBDA,
     ArgSpec,
     ConstexprSpec,
+    is_lambda,
     is_plain_data,
     stable_repr,
     validate,
@@ -159,7 +160,8 @@ class JitFunction(_Decorated):
         specs: dict[str, ArgSpec] = {}
         for name, value in values.items():
             constexpr, dtype = facts.get(name, (False, None))
-            if constexpr and _is_default_lambda(value, self.signature.parameters.get(name)):
+            param = self.signature.parameters.get(name)
+            if constexpr and param is not None and value is param.default and is_lambda(value):
                 specs[name] = ConstexprSpec(DEFAULT_LAMBDA, value)  # traced by the translator
                 continue
             specs[name] = spec_of_value(value, constexpr=constexpr, dtype=dtype)
@@ -294,12 +296,6 @@ class _TextAnnotation:
     def __init__(self, text: str) -> None:
         self.text = text
         self.bbx_constexpr = "Constexpr" in text
-
-
-def _is_default_lambda(value: Any, param: inspect.Parameter | None) -> bool:
-    """A Constexpr parameter left at its `lambda` default (the translation traces it)."""
-    return (param is not None and value is param.default and callable(value)
-            and getattr(value, "__name__", "") == "<lambda>")
 
 
 def _is_constexpr(annotation: Any) -> bool:

@@ -8,7 +8,8 @@ simulator (checked mode) against torch.
 - `a if c else b` with a compile-time c choosing between values of different types;
 - a configuration value rebound to run-time values in a `range_constexpr` loop;
 - loops over Python sequences (`zip`, `enumerate`), unrolled;
-- `grid=`/`block=` given as variables; f-strings and `set_name_prefix` (host-only, dropped).
+- `grid=`/`block=` given as variables or with `*` (a C++ tuple or a Python one); f-strings and
+  `set_name_prefix` (host-only, dropped).
 """
 
 from __future__ import annotations
@@ -540,3 +541,45 @@ def test_constexpr_floats_and_printed_tensors_on_simulator(tmp_path: Path) -> No
     out = run_driver_on_simulator(tmp_path, {"float_kernels.py": FLOATS}, FLOATS_DRIVER)
     assert "t: (2,3):(1,2) = (0.75, 0.75, 0.75, 0.75, 0.75, 0.75)" in out
     assert "50% of 1099511627776 is true" in out
+
+
+STARRED = '''
+import cutlass
+import cutlass.cute as cute
+
+
+@cute.kernel
+def mark(m: cute.Tensor, base: cutlass.Float32):
+    tidx, _, _ = cute.arch.thread_idx()
+    bidx, bidy, _ = cute.arch.block_idx()
+    m[bidx * 2 + bidy, tidx] = base + cutlass.Float32(bidx * 10 + bidy)
+
+
+@cute.jit
+def go(m: cute.Tensor):
+    pair = (2, 2)
+    # `*` of a C++ tuple (its length known to C++ only), then of a Python tuple
+    mark(m, 100.0).launch(grid=(*cute.ceil_div(m.shape, (2, 8)), 1), block=[8, 1, 1])
+    grid = (*pair, 1)
+    mark(m, 0.0).launch(grid=grid, block=(*(8,), 1, 1))
+'''
+
+STARRED_DRIVER = """
+import torch
+from starred_kernels import go
+
+m = torch.full((8, 8), -1.0)
+go(m)
+ref = torch.full((8, 8), -1.0)
+for bx in range(4):  # grid (4, 1): rows 0, 2, 4, 6
+    ref[bx * 2, :] = 100.0 + bx * 10
+for bx in range(2):  # grid (2, 2): rows 0..3, written second
+    for by in range(2):
+        ref[bx * 2 + by, :] = bx * 10 + by
+assert torch.equal(m, ref), (m, ref)
+print("PASS")
+"""
+
+
+def test_starred_launch_extents_on_simulator(tmp_path: Path) -> None:
+    run_driver_on_simulator(tmp_path, {"starred_kernels.py": STARRED}, STARRED_DRIVER)

@@ -90,10 +90,20 @@ class _Folder:
         raise TypeError(f"attribute '{node.attr}' is not a compile-time value")
 
     def visit_Tuple(self, node: ast.Tuple, depth: int) -> Any:
-        return tuple(self.eval(e, depth) for e in node.elts)
+        return tuple(self._elements(node.elts, depth))
 
     def visit_List(self, node: ast.List, depth: int) -> Any:
-        return [self.eval(e, depth) for e in node.elts]
+        return self._elements(node.elts, depth)
+
+    def _elements(self, elts: list[ast.expr], depth: int) -> list[Any]:
+        """The elements of a tuple or list display, `*x` spliced."""
+        out: list[Any] = []
+        for e in elts:
+            if isinstance(e, ast.Starred):
+                out.extend(self.eval(e.value, depth))
+            else:
+                out.append(self.eval(e, depth))
+        return out
 
     def visit_UnaryOp(self, node: ast.UnaryOp, depth: int) -> Any:
         value = self.eval(node.operand, depth)

@@ -1008,45 +1008,36 @@ class ExprLowerer:
     def _starred_tuple(self, node: cst.Tuple | cst.List, role: Role) -> Val:
         """`(*a, b)`: a sequence known at translation is spliced element by element; a C++
         tuple (whose length only C++ knows) is concatenated with `tuple_cat`."""
-        vals: list[Val] = []
-        nodes: list[cst.BaseExpression] = []
-        for e in node.elements:
-            val = self.lower(e.value)
-            if not isinstance(e, cst.StarredElement):
-                vals.append(val)
-                nodes.append(e.value)
-                continue
-            if val.kind.cat is Cat.LITERAL and isinstance(val.kind.value, tuple):
-                vals += [Val(k.literal(v), node=e.value) for v in val.kind.value]
-                nodes += [e.value] * len(val.kind.value)
-            elif val.items is not None:
-                vals += list(val.items)
-                nodes += [e.value] * len(val.items)
-            else:
-                return self._concatenated_tuple(node, role)
-        return Val(
-            Kind(Cat.TUPLE, elems=tuple(v.kind for v in vals)),
-            self._tuple_of(vals, True, role, node, nodes),
-            node=node,
-            items=tuple(vals),
-        )
-
-    def _concatenated_tuple(self, node: cst.Tuple | cst.List, role: Role) -> Val:
-        parts: list[c.Expr] = []
-        run: list[Val] = []
-        run_nodes: list[cst.BaseExpression] = []
-        for e in node.elements:
+        lowered = [(e, self.lower(e.value)) for e in node.elements]
+        if all(_spliced(v) is not None for e, v in lowered if isinstance(e, cst.StarredElement)):
+            vals: list[Val] = []
+            nodes: list[cst.BaseExpression] = []
+            for e, val in lowered:
+                elements = _spliced(val) if isinstance(e, cst.StarredElement) else [val]
+                assert elements is not None
+                vals += elements
+                nodes += [e.value] * len(elements)
+            return Val(
+                Kind(Cat.TUPLE, elems=tuple(v.kind for v in vals)),
+                self._tuple_of(vals, True, role, node, nodes),
+                node=node,
+                items=tuple(vals),
+            )
+        # Runs of plain elements become tuples between the starred C++ tuples.
+        parts: list[c.Expr | list[tuple[Val, cst.BaseExpression]]] = []
+        for e, val in lowered:
             if isinstance(e, cst.StarredElement):
-                if run:
-                    parts.append(self._tuple_of(run, True, role, node, run_nodes))
-                    run, run_nodes = [], []
-                parts.append(self.value(e.value))
+                parts.append(self.materialize(val, False, e.value))
+            elif parts and isinstance(parts[-1], list):
+                parts[-1].append((val, e.value))
             else:
-                run.append(self.lower(e.value))
-                run_nodes.append(e.value)
-        if run:
-            parts.append(self._tuple_of(run, True, role, node, run_nodes))
-        return Val(Kind(Cat.TUPLE), c.Call(c.Id("tuple_cat"), tuple(parts)), node=node)
+                parts.append([(val, e.value)])
+        joined = tuple(
+            self._tuple_of([v for v, _ in p], True, role, node, [n for _, n in p])
+            if isinstance(p, list) else p
+            for p in parts
+        )
+        return Val(Kind(Cat.TUPLE), c.Call(c.Id("tuple_cat"), joined), node=node)
 
     def _tuple_of(
         self,
@@ -1066,6 +1057,13 @@ class ExprLowerer:
             else:
                 args.append(self.materialize(v, static, sub, role))
         return c.Call(c.Id(maker), tuple(args))
+
+
+def _spliced(val: Val) -> list[Val] | None:
+    """The elements `*val` spreads when the sequence is known at translation, else None."""
+    if val.kind.cat is Cat.LITERAL and isinstance(val.kind.value, tuple):
+        return [Val(k.literal(v), node=val.node) for v in val.kind.value]
+    return list(val.items) if val.items is not None else None
 
 
 def _literal_int(val: Val) -> bool:

@@ -1219,13 +1219,26 @@ class StmtLowerer:
         )
 
     def _extents(self, node: cst.BaseExpression) -> list[tuple[Val, cst.BaseExpression]]:
+        extents = self._launch_extents(node, whole_ok=False)
+        assert isinstance(extents, list)
+        return extents
+
+    def _launch_extents(
+        self, node: cst.BaseExpression, whole_ok: bool
+    ) -> list[tuple[Val, cst.BaseExpression]] | c.Expr:
         """The 1 to 3 extents of `grid=` / `block=`: a list or tuple written there, or a value
-        holding one (`block = (32, 4, 1)` ... `launch(block=block)`)."""
+        holding one (`block = (32, 4, 1)` ... `launch(block=block)`). With `whole_ok`, a C++
+        tuple whose length only C++ knows (`*t` spliced into it) is returned whole."""
         expr = self.lw.substitute(node)
-        if isinstance(expr, (cst.List, cst.Tuple)):
+        starred = isinstance(expr, (cst.List, cst.Tuple)) and any(
+            isinstance(e, cst.StarredElement) for e in expr.elements
+        )
+        if isinstance(expr, (cst.List, cst.Tuple)) and not starred:
             items = [(self.lw.lower(e.value), e.value) for e in expr.elements]
         else:
             val = self.lw.lower(node)
+            if whole_ok and val.kind.cat is Cat.TUPLE and not val.kind.elems and val.items is None:
+                return self.lw.materialize(val, False, node)
             if val.kind.cat is Cat.LITERAL and isinstance(val.kind.value, tuple):
                 items = [(Val(k.literal(v), node=node), node) for v in val.kind.value]
             elif val.kind.cat is Cat.TUPLE and val.kind.elems:
@@ -1248,22 +1261,11 @@ class StmtLowerer:
     def _dim3(self, node: cst.BaseExpression) -> c.Expr:
         # Qualified: under nvcc, CUDA's global ::dim3 and bbx::dim3 (via `using namespace bbx`)
         # would make a plain `dim3` ambiguous.
-        whole = self._tuple_of_unknown_length(node)
-        if whole is not None:
-            return c.Call(c.Id("bbx::dim3_of"), (whole,))
-        values = (self.lw.materialize(v, False, n) for v, n in self._extents(node))
+        extents = self._launch_extents(node, whole_ok=True)
+        if not isinstance(extents, list):
+            return c.Call(c.Id("bbx::dim3_of"), (extents,))
+        values = (self.lw.materialize(v, False, n) for v, n in extents)
         return c.Call(c.Id("bbx::dim3"), tuple(values))
-
-    def _tuple_of_unknown_length(self, node: cst.BaseExpression) -> c.Expr | None:
-        """A C++ tuple whose length only C++ knows (`*t` spliced into a tuple), or None."""
-        expr = self.lw.substitute(node)
-        if isinstance(expr, (cst.List, cst.Tuple)):
-            if not any(isinstance(e, cst.StarredElement) for e in expr.elements):
-                return None
-        val = self.lw.lower(node)
-        if val.kind.cat is Cat.TUPLE and not val.kind.elems and val.items is None:
-            return self.lw.materialize(val, False, node)
-        return None
 
     def _block_threads(self, node: cst.BaseExpression) -> c.CxxType:
         """`bbx::block_threads_t<X, Y, Z>` of the block extents: literal ints are static."""

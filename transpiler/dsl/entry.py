@@ -34,6 +34,8 @@ class Status(Enum):
 #: Result rules besides a fixed `Kind`.
 FIRST = "first"  # the kind of the first value argument
 RECEIVER = "receiver"  # the kind of the method's receiver
+#: a static integer when the first value argument is one (`cute.size(self.bK)`), else a value
+STATIC_IF_FIRST = "static if first"
 
 
 @dataclass(frozen=True)
@@ -116,6 +118,12 @@ def result_kind(result: Kind | str | None, parts: CallParts, receiver: Kind | No
         return result
     if result == RECEIVER and receiver is not None:
         return receiver
+    if result == STATIC_IF_FIRST and parts.first_kind is not None:
+        first = parts.first_kind
+        static = first.cat in (Cat.STATIC, Cat.CONSTEXPR) or (
+            first.cat is Cat.LITERAL and type(first.value) is int
+        ) or (first.cat is Cat.META and first.meta_kind in ("static integer", "value"))
+        return k.STATIC if static else k.VALUE
     if result == FIRST and parts.first_kind is not None:
         first = parts.first_kind
         return k.VALUE if first.cat in (Cat.LITERAL, Cat.META) else first

@@ -11,7 +11,7 @@ from ..analysis.kinds import Cat, Kind
 from ..analysis.value import Val
 from ..cxx import ast as c
 from .builder import C, fn, tuple_of
-from .entry import FIRST, Custom
+from .entry import FIRST, STATIC_IF_FIRST, Custom
 from .lowerer import Lowerer
 from .registry import Registry
 from .roles import literal_value
@@ -36,6 +36,13 @@ def register(r: Registry) -> None:
     r.add(C + "make_composed_layout", fn(
         "make_composed_layout", "inner:any offset:any outer:any", k.LAYOUT,
         example="L2 = cute.make_composed_layout(layout, 0, layout)"))
+    r.add(C + "make_swizzle", fn(
+        "make_swizzle", "b:shape m:shape s:shape", k.LAYOUT,
+        example="sw = cute.make_swizzle(3, 4, 3)\n"
+        "L2 = cute.make_composed_layout(sw, 0, cute.make_layout((8, 64), stride=(64, 1)))"))
+    r.add(C + "tile_to_shape", fn(
+        "tile_to_shape", "atom:any trg_shape:shape order:tuple", FIRST, 3,
+        example="L2 = cute.tile_to_shape(layout, (16, 32, 3), (0, 1, 2))"))
     for name in ("zipped_divide", "logical_divide", "tiled_divide", "flat_divide"):
         r.add(C + name, fn(
             name, "target:any tiler:tile", FIRST,
@@ -63,7 +70,7 @@ def register(r: Registry) -> None:
     r.add(C + "depth", fn("depth", "a:any", k.VALUE, example="v = cute.depth(layout)"))
     for name in ("size", "rank", "cosize"):
         r.add(C + name, fn(
-            name, "a:any mode:mode", k.VALUE, 1,
+            name, "a:any mode:mode", STATIC_IF_FIRST, 1,
             example=f"v = cute.{name}(layout, mode=[0])"))
     r.add(C + "get", fn(
         "get", "input:any mode:mode", k.VALUE,

@@ -507,8 +507,9 @@ class ExprLowerer:
         (a, a_node), (b, b_node) = then, other
         static = self.static_context(a, b)
         kind = a.kind if a.kind == b.kind else k.VALUE
-        if all(_literal_int(v) for v in (a, b)):
-            # Python ints on both arms (`4 if c else 1`): a compile-time integer, as in the DSL.
+        if all(_static_integer_arm(v) for v in (a, b)):
+            # Python ints on both arms (`4 if c else 1`, `tiler[1] if row_major else tiler[0]`):
+            # a compile-time integer, as in the DSL.
             static, kind = True, k.STATIC
         elif kind.cat in (Cat.LITERAL, Cat.META):
             kind = k.VALUE
@@ -879,7 +880,15 @@ class ExprLowerer:
                 return True
             if v.kind.cat is Cat.META and v.kind.meta_kind == m.STATIC_INT:
                 return True
-        return False
+        # Configuration values combined with each other or with Python ints
+        # (`atom_layout[1] * self.mma_shape[1]` where the Python expression is no single Meta
+        # member): Python values, so static, as the DSL computes them at trace time.
+        metas = [v for v in vals if v.kind.cat is Cat.META]
+        return bool(metas) and all(
+            (v.kind.cat is Cat.META and v.kind.meta_kind in (m.STATIC_INT, m.VALUE))
+            or _literal_int(v)
+            for v in vals
+        )
 
     def _binary(self, node: cst.BinaryOperation) -> Val:
         fc = self.fc
@@ -902,6 +911,9 @@ class ExprLowerer:
         lx = self.materialize(left, static, node.left)
         rx = self.materialize(right, static, node.right)
         cats = {left.kind.cat, right.kind.cat}
+        if static and isinstance(node.operator, cst.Divide):
+            # Python's true division of static numbers is a float (`width / 3`)
+            return Val(k.STATIC, c.Call(c.Id("static_math::true_div"), (lx, rx)), node=node)
         if static:
             kind = k.STATIC
         elif Cat.TENSOR_SSA in cats:
@@ -1068,6 +1080,14 @@ def _spliced(val: Val) -> list[Val] | None:
 
 def _literal_int(val: Val) -> bool:
     return val.kind.cat is Cat.LITERAL and type(val.kind.value) is int
+
+
+def _static_integer_arm(val: Val) -> bool:
+    """An arm of a compile-time choice that is a Python integer: a literal, a static integer, or
+    a configuration value (a Meta member, `C<Meta::x>` when used statically)."""
+    if val.kind.cat is Cat.META:
+        return val.kind.meta_kind in (m.STATIC_INT, m.VALUE)
+    return _literal_int(val) or val.kind.cat is Cat.STATIC
 
 
 def _substitute_value(value: Val) -> cst.BaseExpression:

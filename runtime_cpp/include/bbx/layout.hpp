@@ -2,6 +2,7 @@
 #pragma once
 
 #include "layout/integer.hpp"
+#include "layout/static_math.hpp"
 #include "layout/tuple.hpp"
 #include "layout/int_tuple.hpp"
 #include "layout/layout.hpp"

@@ -134,6 +134,9 @@ def register(r: Registry) -> None:
     pointers = (Cat.VALUE, Cat.DYNAMIC)
     r.add_member(pointers, "raw_ptr", CustomMethod(
         _raw_ptr, example="p = gA.iterator.raw_ptr() + 4\ny = p.load()"))
+    r.add_member(pointers, "align", method(
+        "align_up", "min_align:shape", RECEIVER, member=False,
+        example="p = gA.iterator.align(16)\nt = cute.make_tensor(p, gA.layout)"))
     r.add_member(pointers, "load", CustomMethod(
         _pointer_load, example="p = gA.iterator\ny = p.load()\nv = (p + 4).load(count=4)"))
     r.add_member(pointers, "masked_load", CustomMethod(

@@ -169,6 +169,34 @@ class ShuffleControl(Role):
         parts.args.append(c.Call(c.Id("arch::mask_and_clamp"), (c.Lit(value),)))
 
 
+class StaticBool(Role):
+    """A flag C++ needs at compile time (`LdMatrix8x8x16bOp(transpose, 4)`): a literal or a
+    configuration bool becomes `C<true>{}`; a static comparison stays as it is; a run-time
+    value is refused."""
+
+    name = "static_bool"
+
+    def apply(
+        self, lw: Lowerer, param: str, node: cst.BaseExpression, keyword: bool, parts: CallParts
+    ) -> None:
+        val = lw.lower(node, self)
+        kind = val.kind
+        if kind.cat is Cat.LITERAL and isinstance(kind.value, bool):
+            x: c.Expr = c.Construct(c.Type("C", (c.Lit("true" if kind.value else "false"),)))
+        elif kind.cat is Cat.META and kind.meta_kind == "bool":
+            x = c.Construct(c.Type("C", (c.Id(f"Meta::{kind.value}"),)))
+        elif kind.cat in (Cat.STATIC, Cat.CONSTEXPR):
+            x = lw.materialize(val, True, node, self)
+        else:
+            raise lw.error(
+                node,
+                "bad-arguments",
+                f"{param}= must be known when the kernel is compiled",
+                "pass True/False, a configuration value, or a comparison of static values",
+            )
+        parts.args.append(x)
+
+
 def literal_value(lw: Lowerer, node: cst.BaseExpression) -> object:
     """The Python value of a literal argument, or None when it is not one."""
     kind = lw.lower(node).kind
@@ -202,9 +230,11 @@ TYPE_C = TypeValue()
 MODE = ModeArg()
 IGNORED = Ignored()
 SHUFFLE_CONTROL = ShuffleControl()
+STATIC_BOOL = StaticBool()
 
 #: Roles by the short names used in parameter strings (`"shape:shape stride:stride"`).
 BY_NAME: dict[str, Role] = {
     r.name: r for r in (ANY, SHAPE, STRIDE, COORD, TILE, TUPLE, VALUE, TYPE, TYPE_C, MODE, IGNORED)
 }
 BY_NAME[SHUFFLE_CONTROL.name] = SHUFFLE_CONTROL
+BY_NAME[STATIC_BOOL.name] = STATIC_BOOL

@@ -84,6 +84,8 @@ def lower_call(lw: ExprLowerer, node: cst.Call) -> Val:
         return _method_call(lw, node, func)
     if isinstance(func, cst.Name):
         var = fc.env.lookup(func.value)
+        if func.value in fc.structs and (var is None or var.kind.cat is Cat.TYPE):
+            return _struct_view(lw, node, var.cxx if var is not None else func.value)
         if var is not None and var.value is not None and var.value.function is not None:
             return inline_call(lw, node, var.value.function)
         if var is not None and var.kind.cat in (Cat.CONSTEXPR, Cat.FUNC, Cat.VALUE):
@@ -298,6 +300,16 @@ def _method_call(lw: ExprLowerer, node: cst.Call, func: cst.Attribute) -> Val:
     return member.lower_method(lw, node, obj, objx, name)
 
 
+def _struct_view(lw: ExprLowerer, node: cst.Call, struct: str) -> Val:
+    """`SharedStorage(storage)`: a @cute.struct viewed at a shared-memory pointer (the bytes
+    `smem.allocate(n, byte_alignment=...)` returned), fields through `->` as for
+    `smem.allocate(SharedStorage)`."""
+    bound = lw.bind(node, ["ptr"], f"'{struct}'", 1)
+    ptr = lw.value(bound["ptr"])
+    view = c.Call(c.Id("make_struct_ref"), (c.Construct(c.Type("type_c", (c.Type(struct),))), ptr))
+    return Val(Kind(Cat.STRUCT_REF), view, node=node)
+
+
 def _struct_field_method(lw: ExprLowerer, node: cst.Call, name: str, objx: c.Expr) -> Val:
     """Methods of a @cute.struct field: MemRange's `get_tensor` and `data_ptr`."""
     if name == "get_tensor":
@@ -406,8 +418,7 @@ def helper_call(
         lw.mod.current_static_branch = False
     fc.calls.append(variant.cxx_name)
     args = [cxx_args[name] for name in variant.params if name in cxx_args]
-    callee_host = target.cxx_name in lw.mod.host_functions
-    if fc.role == "host" and callee_host:
+    if role == "host":  # a host variant takes the caller's stream last (bbx.lowering.function)
         args.append(c.Id(fc.stream_name))
     call = c.Call(c.Id(variant.cxx_name), tuple(args), (c.Type("Meta"),))
     return Val(variant.result, call, node=node)

@@ -53,7 +53,12 @@ struct TiledCopyMma
                        int(decltype(::bbx::size<P1 + 1>(VMNK{}))::value);
     auto ref = make_layout(make_shape(Int<E0>{}, Int<E1>{}));
     auto l_mma = TiledMMA_::template partition_static<P0, P1, AtomTV>(ref);
-    static_assert(std::is_same_v<std::remove_cvref_t<decltype(shape(l_mma))>, FS>,
+    // Mode by mode the same extents (a fragment of a tile whose shape is nested, e.g. from
+    // tile_to_shape, keeps that nesting inside its modes; it indexes colexicographically all
+    // the same).
+    static_assert(decltype(size<0>(l_mma))::value == decltype(size<0>(frag))::value &&
+                      decltype(size<1>(l_mma))::value == decltype(size<1>(frag))::value &&
+                      decltype(size<2>(l_mma))::value == decltype(size<2>(frag))::value,
                   "retile: the fragment is not this TiledMMA's partition of one tile");
     auto l_copy = base::partition(make_tensor(make_rmem_ptr(static_cast<int*>(nullptr)), ref), 0).layout();
     auto r = composition(left_inverse(l_mma), l_copy);

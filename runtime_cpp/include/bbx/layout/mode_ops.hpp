@@ -9,6 +9,7 @@
 //   repeat<N>(x)            x for N == 1, else a tuple of N copies; repeat_as_tuple<N>(x): always
 //                           a tuple
 //   has_underscore(x)       whether a coordinate holds `_` (a static bool)
+//   select<I...>(layout)    the layout of modes I... in that order (cute.select(layout, mode=))
 #pragma once
 
 #include <type_traits>
@@ -20,6 +21,11 @@
 #include "bbx/layout/query.hpp"
 
 namespace bbx {
+
+template <int... Is, class S, class D>
+BBX_HOST_DEVICE constexpr auto select(Layout<S, D> const& layout) {
+  return make_layout(select<Is...>(layout.shape()), select<Is...>(layout.stride()));
+}
 
 template <class S0, class D0, class S1, class D1>
 BBX_HOST_DEVICE constexpr auto append(Layout<S0, D0> const& a, Layout<S1, D1> const& b) {

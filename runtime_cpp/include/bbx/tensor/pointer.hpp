@@ -129,6 +129,21 @@ template <class T> struct is_mem_ptr : std::false_type {};
 template <mem_space S, class T, int A> struct is_mem_ptr<mem_ptr<S, T, A>> : std::true_type {};
 template <class T> inline constexpr bool is_mem_ptr_v = is_mem_ptr<std::remove_cvref_t<T>>::value;
 
+// The DSL's `ptr.align(min_align)`: a pointer known to be min_align-byte aligned — the same one
+// when its alignment already says so, else its address rounded up to the next multiple.
+template <mem_space S, class T, int A, class MinAlign>
+BBX_HOST_DEVICE constexpr auto align_up(mem_ptr<S, T, A> const& p, MinAlign const&) {
+  static_assert(is_C_v<MinAlign>, "Pointer.align: min_align must be a compile-time integer");
+  constexpr int M = int(MinAlign::value);
+  static_assert(M > 0 && (M & (M - 1)) == 0, "Pointer.align: the alignment must be a power of 2");
+  if constexpr (M <= A) {
+    return p;
+  } else {
+    const auto addr = (reinterpret_cast<unsigned long long>(p.get()) + (M - 1)) & ~static_cast<unsigned long long>(M - 1);
+    return mem_ptr<S, T, M>(reinterpret_cast<T*>(addr));
+  }
+}
+
 // make_gmem_ptr(p), make_gmem_ptr<16>(p): Align 0 means alignof(T).
 template <int Align = 0, class T>
 BBX_HOST_DEVICE constexpr auto make_gmem_ptr(T* p) {

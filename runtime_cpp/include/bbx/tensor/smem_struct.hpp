@@ -30,6 +30,7 @@
 // `struct_ref<S>`; the generated code reaches fields with `->` and then plain member access:
 //   storage->sA.get_tensor(layout)   storage->sA.data_ptr()   storage->sA(i)
 //   storage->mbar.ptr()              storage->mbar = 0
+// `S(ptr)` views an existing shared-memory pointer as an S (`make_struct_ref`).
 // Pointers into the struct carry the alignment of their field, capped at 16 bytes: the dynamic
 // shared memory base is 16-byte aligned on every target (fields keep the DSL's offsets).
 #pragma once
@@ -129,5 +130,15 @@ struct struct_ref {
   S* ptr_;
   BBX_DEVICE S* operator->() const { return ptr_; }
 };
+
+// `S(storage)`: the struct viewed at a shared-memory pointer (`storage = smem.allocate(bytes,
+// byte_alignment=16)`; several structs may view the same bytes, as the DSL's epilogue reuses the
+// mainloop's buffers). The pointer must be aligned as the struct is.
+template <class S, class T, int A>
+BBX_DEVICE struct_ref<S> make_struct_ref(type_c<S>, mem_ptr<mem_space::smem, T, A> const& p) {
+  BBX_ASSERT(reinterpret_cast<unsigned long long>(p.get()) % alignof(S) == 0,
+             "a @cute.struct viewed at a pointer less aligned than the struct");
+  return struct_ref<S>{reinterpret_cast<S*>(p.get())};
+}
 
 }  // namespace bbx

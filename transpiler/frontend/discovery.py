@@ -49,6 +49,8 @@ class DslClass:
     methods: dict[str, DslFunction] = field(default_factory=dict)
     #: `self.x = <expr>` in `__init__` (last assignment wins).
     init_attrs: dict[str, cst.BaseExpression] = field(default_factory=dict)
+    #: `NAME = <expr>` in the class body (class constants such as `_CTA_TILER = (128, 128, 32)`).
+    class_attrs: dict[str, cst.BaseExpression] = field(default_factory=dict)
     #: `__init__` parameters: name -> (annotation, default).
     init_params: dict[str, cst.Param] = field(default_factory=dict)
     #: undecorated methods other than `__init__` (pure-Python helpers).
@@ -190,6 +192,14 @@ def _is_literal(node: cst.BaseExpression) -> bool:
     return False
 
 
+def _class_attrs(line: cst.SimpleStatementLine, cls: DslClass) -> None:
+    for small in line.body:
+        if isinstance(small, cst.Assign) and len(small.targets) == 1:
+            target = small.targets[0].target
+            if isinstance(target, cst.Name):
+                cls.class_attrs[target.value] = small.value
+
+
 def _init_attrs(init: cst.FunctionDef, cls: DslClass) -> None:
     for p in init.params.params:
         cls.init_params[p.name.value] = p
@@ -263,6 +273,8 @@ def discover(module: cst.Module, names: NameResolver) -> ModuleInfo:
             cls.record_fields = _record_fields(stmt, names)
             body = stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else []
             for member in body:
+                if isinstance(member, cst.SimpleStatementLine):
+                    _class_attrs(member, cls)
                 if not isinstance(member, cst.FunctionDef):
                     continue
                 kind = _decorator_kind(member, names)

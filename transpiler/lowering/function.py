@@ -54,9 +54,15 @@ def class_leaf_kinds(cls: DslClass | None, self_name: str | None) -> dict[str, s
         name: m.annotation_kind(p.annotation.annotation if p.annotation else None, p.default)
         for name, p in cls.init_params.items()
     }
-    return {
-        f"{self_name}.{attr}": m.infer_kind(expr, params) for attr, expr in cls.init_attrs.items()
+    # Class constants first: an instance attribute of the same name shadows one.
+    kinds = {
+        f"{self_name}.{attr}": m.infer_kind(expr, {}) for attr, expr in cls.class_attrs.items()
     }
+    kinds |= {
+        f"{self_name}.{attr}": m.infer_kind(expr, params | kinds)
+        for attr, expr in cls.init_attrs.items()
+    }
+    return kinds
 
 
 def _dynamic_targets(body: cst.BaseSuite, mod: ModuleContext) -> set[str]:
@@ -177,9 +183,16 @@ def lower_function(
             )
         # A root function's parameter may be None in a specialization; a helper's unbound
         # parameter never is (None is a Python value: calls bind it).
+        kind = kinds.get(ps.name, ps.kind)
+        # A dtype passed as a value (`type_c<T>{}`): the name stands for the type T.
+        spelled = (
+            f"dtype_t<{ps.template}>"
+            if kind.cat is Cat.TYPE and ps.template is not None
+            else cxx_name(ps.name)
+        )
         fc.env.define(
-            Var(ps.name, cxx_name(ps.name), kinds.get(ps.name, ps.kind), line,
-                template_type=ps.template, param=cxx_name_override is None)
+            Var(ps.name, spelled, kind, line, template_type=ps.template,
+                param=cxx_name_override is None)
         )
         cparams.append(c.Param(ps.type, cxx_name(ps.name)))
     # The @cute.struct classes a kernel reads through `self.x`: its last template parameters.

@@ -343,7 +343,12 @@ class StmtLowerer:
                 array = self.lw.materialize(base, False, target.value)
                 args = (array, self.lw.value(value), vector[0])
                 return [c.ExprStmt(c.Call(c.Id("array_store"), args, (vector[1],)))]
-            lhs = self.lw.value(target)
+            sliced = self.lw.lower(target)
+            lhs = self.lw.materialize(sliced, False, target)
+            if sliced.kind.cat is Cat.TENSOR:
+                # `t[None] = ssa`: a slice takes the register vector's values (the DSL's
+                # `t[crd].store(ssa)`)
+                return [c.ExprStmt(c.Call(c.Member(lhs, "store"), (self.lw.value(value),)))]
             return [c.Assign(lhs, "=", self.lw.value(value))]
         if isinstance(target, cst.Attribute):
             attr = target.attr.value
@@ -855,6 +860,10 @@ class StmtLowerer:
             values = []
             for n in exported:
                 var = defined.get(n) or before(n)
+                if var is not None and var.alias is not None:
+                    # a compile-time Python value on this arm (`t = self.tile`): its C++ form
+                    values.append(self.lw.materialize(self.lw.lower(var.alias), True, var.alias))
+                    continue
                 values.append(c.Id(var.cxx) if var is not None
                               else c.Construct(c.Type("python_only_value")))
             return c.Return(c.Call(c.Id("make_tuple"), tuple(values)))
@@ -876,7 +885,7 @@ class StmtLowerer:
         out: list[c.Stmt] = [c.BranchValues(names, branch)]
         for name, var in exported.items():
             partial = any(arm[name] is None for arm in arms)
-            fc.env.define(Var(name, var.cxx, var.kind, line, partial=partial))
+            fc.env.define(Var(name, var.cxx, _branch_value_kind(var.kind), line, partial=partial))
             if name in static:
                 init = c.Construct(c.Decltype(c.Id(var.cxx + "_")))
                 out.append(c.Decl(None, (var.cxx,), init, constexpr=True))
@@ -1394,3 +1403,14 @@ def _has_jump(s: cst.If) -> bool:
         isinstance(node, (cst.Return, cst.Break, cst.Continue))
         for node in walk(s, into_lambdas=False)
     )
+
+
+def _branch_value_kind(kind: Kind) -> Kind:
+    """The kind of a value a `const_expr` branch exports: what C++ holds after the branch,
+    whichever arm ran. Configuration values inside it (`(self.tile[1], self.tile[0])`) were
+    materialized as static numbers: they no longer stand for one Meta member."""
+    if kind.cat is Cat.META and kind.meta_kind in (m.STATIC_INT, m.VALUE):
+        return k.STATIC
+    if kind.cat is Cat.TUPLE and kind.elems:
+        return Kind(Cat.TUPLE, elems=tuple(_branch_value_kind(e) for e in kind.elems))
+    return kind

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import ast
 import enum
+import inspect
 import math
 import re
 from dataclasses import dataclass, field
@@ -182,6 +183,23 @@ def is_lambda(value: Any) -> bool:
     return callable(value) and getattr(value, "__name__", "") == "<lambda>"
 
 
+def same_lambda(value: Any, default: Any) -> bool:
+    """`value` is the lambda `default` or one with the same code (`lambda x: x` written again at
+    the call): same bytecode, constants and names, same module globals, no captured variables —
+    the same function, which the translation traces from the default's source."""
+    if value is default:
+        return is_lambda(value)
+    if not (is_lambda(value) and is_lambda(default)):
+        return False
+    if value.__closure__ is not None or default.__closure__ is not None:
+        return False
+    a, b = value.__code__, default.__code__
+    return (a.co_code == b.co_code and a.co_consts == b.co_consts and a.co_names == b.co_names
+            and a.co_varnames == b.co_varnames and a.co_argcount == b.co_argcount
+            and value.__globals__ is default.__globals__ and value.__defaults__ is None
+            and default.__defaults__ is None)
+
+
 # ---------------------------------------------------------------------------------------------
 # repr-stable keys of meta values
 
@@ -218,11 +236,20 @@ def stable_repr(value: Any) -> str:
     numeric = getattr(type(value), "bbx_dtype", None)
     if isinstance(numeric, str):
         return f"cutlass.{type(value).__name__}({value.value!r})"
+    if _has_jit_call(value):  # a Constexpr callable instance: its configuration
+        from .jit import self_config
+
+        return f"<{type(value).__module__}.{type(value).__qualname__} {self_config(value)}>"
     if callable(value) and hasattr(value, "__code__"):
         code = value.__code__
         where = f"{code.co_filename}:{code.co_firstlineno}"
         return f"<function {value.__module__}.{value.__qualname__} at {where}>"
     return repr(value)
+
+
+def _has_jit_call(value: Any) -> bool:
+    call = inspect.getattr_static(type(value), "__call__", None)
+    return getattr(call, "kind", None) == "jit function"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -89,6 +89,13 @@ class DLPackTensor:
         return self._stride
 
     @property
+    def leading_dim(self) -> int | None:
+        """The DSL's ``Tensor.leading_dim``: the first mode whose stride is a static 1 (a
+        dynamic stride is never one), None when there is none."""
+        return next((i for i, s in enumerate(self._spec_stride) if s == 1 and not isinstance(
+            s, Dyn)), None)
+
+    @property
     def memspace(self) -> str:
         return "generic" if self.bbx_torch_tensor.device.type == "cpu" else "gmem"
 

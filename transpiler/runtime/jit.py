@@ -28,8 +28,8 @@ from .argspec import (
     DEFAULT_LAMBDA,
     ArgSpec,
     ConstexprSpec,
-    is_lambda,
     is_plain_data,
+    same_lambda,
     stable_repr,
     validate,
 )
@@ -161,7 +161,7 @@ class JitFunction(_Decorated):
         for name, value in values.items():
             constexpr, dtype = facts.get(name, (False, None))
             param = self.signature.parameters.get(name)
-            if constexpr and param is not None and value is param.default and is_lambda(value):
+            if constexpr and param is not None and same_lambda(value, param.default):
                 specs[name] = ConstexprSpec(DEFAULT_LAMBDA, value)  # traced by the translator
                 continue
             specs[name] = spec_of_value(value, constexpr=constexpr, dtype=dtype)

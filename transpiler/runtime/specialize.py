@@ -41,6 +41,7 @@ from .argspec import (
     StreamSpec,
     TensorSpec,
 )
+from .callable_arg import CallableArgError, functor_lines, jit_call_of
 from .dtypes import dtype as dtype_info
 
 _OPERATOR_FUNCTORS = {
@@ -264,6 +265,13 @@ def _bind_constexpr_value(name: str, spec: ConstexprSpec) -> ArgBinding:
     return ArgBinding(name, str(spec), (), "bbx::python_only_value{}")
 
 
+def _callable_binding(name: str, spec: ArgSpec, meta_name: str) -> ArgBinding:
+    """A Constexpr instance with a jit `__call__`: its functor, nested in the Meta struct
+    (bbx.runtime.callable_arg)."""
+    expr = f"{meta_name}::{cxx_name(name)}_fn{{}}"
+    return ArgBinding(name, str(spec), (), expr, f"decltype({expr})")
+
+
 def bind_argument(index: int, name: str, spec: ArgSpec) -> ArgBinding:
     """How the entry point turns ABI entry `index` into the C++ argument `name`."""
     if isinstance(spec, TensorSpec):
@@ -292,12 +300,22 @@ def render_unit(translation: TranslationResult, function: FunctionInfo, hip_name
                 summary: str) -> Unit:
     members = {m.name: m for m in function.all_meta}
     meta_lines = [meta_member_line(members[name], value) for name, value in meta_values.items()]
-    bindings = [bind_argument(i, name, spec) for i, (name, spec) in enumerate(specs.items())
-                if name != function.stream_param]
+    callables = {name: spec.value for name, spec in specs.items()
+                 if isinstance(spec, ConstexprSpec) and jit_call_of(spec.value) is not None}
+    for name, value in callables.items():
+        try:
+            meta_lines += functor_lines(name, value, translation, meta_member_line, evaluate_meta)
+        except CallableArgError as exc:
+            raise SpecializationError(f"Constexpr argument {name}: {exc}") from None
+    meta_name = "Meta_" + hashlib.sha256("\n".join(meta_lines).encode()).hexdigest()[:8]
+    bindings = [
+        _callable_binding(name, spec, meta_name) if name in callables
+        else bind_argument(i, name, spec)
+        for i, (name, spec) in enumerate(specs.items()) if name != function.stream_param
+    ]
     namespace = module_namespace(translation.path)
     passed = [b for b in bindings if not isinstance(specs[b.name], StreamSpec)]
     call_args = [b.expr for b in passed]
-    meta_name = "Meta_" + hashlib.sha256("\n".join(meta_lines).encode()).hexdigest()[:8]
     function_name = f"bbx_gen::{namespace}::{function.cxx_name}<{meta_name}>"
     call = f"{function_name}({', '.join([*call_args, 'bbx::Stream{bbx_stream_}'])})"
     # The remaining template arguments are deduced from the parameter types.
@@ -313,5 +331,5 @@ def render_unit(translation: TranslationResult, function: FunctionInfo, hip_name
         args=bindings, typed_args=passed, call=call, module_name=module_name,
         instantiation=instantiation,
     )
-    return Unit(inputs, module_name, {n: line for n, line in zip(meta_values, meta_lines,
-                                                                  strict=True)})
+    member_lines = dict(zip(meta_values, meta_lines, strict=False))  # functor lines follow
+    return Unit(inputs, module_name, member_lines)

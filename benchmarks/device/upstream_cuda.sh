@@ -7,7 +7,9 @@
 #             benchmarks/elementwise_add_bench.py (bbx, torch.add and a device copy in one run)
 #   gemm:     sgemm.py checks (every major-ness, residues) and 4096^3 with its own timing, next to
 #             torch.matmul (f32) in the same run (issue 15, acceptance 1 and 3)
-# Usage: upstream_cuda.sh scripts|bench|gemm|all. Expects wheels of baybridge, libcst and pyyaml in
+#   tensorop: tensorop_gemm.py checks (fp16 and bf16, every major-ness, residues) and 8192^3
+#             fp16 / bf16 with its own timing, next to torch.matmul in the same run
+# Usage: upstream_cuda.sh scripts|bench|gemm|tensorop|all. Expects wheels of baybridge, libcst and pyyaml in
 # .whl/ (as cuda_suite.sh) and the corpus at $BBX_CUTLASS_CORPUS or ../shared/corpus/cutlass.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -90,5 +92,43 @@ for tf32 in (False, True):
         a @ b
     e.record(); torch.cuda.synchronize()
     print(f"torch.matmul f32 (allow_tf32={tf32}): {s.elapsed_time(e) / 20:.4f} ms")
+PY
+fi
+
+if [ "$what" = tensorop ] || [ "$what" = all ]; then
+  tgemm="$corpus/cute/ampere/kernel/dense_gemm/tensorop_gemm.py"
+  echo "== tensorop_gemm.py checks"
+  for dt in Float16 BFloat16; do
+    for majors in "m n n" "k k m" "m k m" "k n n"; do
+      # shellcheck disable=SC2086
+      set -- $majors
+      args="--mnkl 1000,520,264,2 --ab_dtype $dt --c_dtype $dt --a_major $1 --b_major $2 --c_major $3"
+      # shellcheck disable=SC2086
+      echo "-- tensorop_gemm.py $args: $(python3 -m bbx.cli run "$tgemm" $args --iterations 2 \
+        --warmup_iterations 1 2>&1 | tail -2 | tr '\n' ' ')"
+    done
+  done
+  echo "== tensorop_gemm.py --mnkl 8192,8192,8192,1 (own timing; native DSL on an H100: fp16" \
+       "2.340 ms, bf16 2.355 ms)"
+  for dt in Float16 BFloat16; do
+    python3 -m bbx.cli run "$tgemm" --mnkl 8192,8192,8192,1 --ab_dtype $dt --c_dtype $dt \
+      --skip_ref_check --iterations 20 --warmup_iterations 3 2>&1 \
+      | grep -E "Execution time|PASS|rror" | sed "s/^/$dt: /" | tee -a "$out/tensorop_bench.txt"
+  done
+  echo "== torch.matmul 8192^3 in the same run"
+  python3 - <<'PY' 2>&1 | tee -a "$out/tensorop_bench.txt"
+import torch
+for dtype in (torch.float16, torch.bfloat16):
+    a = torch.randn(8192, 8192, device="cuda", dtype=dtype)
+    b = torch.randn(8192, 8192, device="cuda", dtype=dtype)
+    for _ in range(3):
+        a @ b
+    s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    s.record()
+    for _ in range(20):
+        a @ b
+    e.record(); torch.cuda.synchronize()
+    ms = s.elapsed_time(e) / 20
+    print(f"torch.matmul {dtype}: {ms:.4f} ms = {2 * 8192**3 / ms / 1e9:.1f} TFLOP/s")
 PY
 fi

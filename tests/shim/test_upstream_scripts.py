@@ -1,7 +1,7 @@
 """Unmodified upstream CuTe-DSL scripts (NVIDIA's examples, the corpus outside this repository)
 under ``bbx run`` on the simulator with the CUDA stand-in: each must print its own success.
 
-This is issue 14's acceptance list 1. Scripts whose kernels the translator cannot translate yet
+This is issue 14's acceptance list 1 (and issue 15's GEMMs). Scripts whose kernels the translator cannot translate yet
 are strict xfails naming the first diagnostic (an XPASS fails: remove the marker then). The
 corpus is looked up in ``BBX_CUTLASS_CORPUS`` or ``../shared/corpus/cutlass``; without it the
 tests are skipped.
@@ -84,6 +84,16 @@ CASES = [
                  id="02_naive_gemm"),
     pytest.param("experimental/primitives/tutorial/03_gemm_tiled_smem.py", [], ["PASS"],
                  id="03_gemm_tiled_smem"),
+    # Issue 15: the tensor-core GEMM (warp MmaF16BF16Op as MFMA atoms, LdMatrix s2r copies from
+    # make_tiled_copy_A/B, swizzled 4-stage cp.async pipeline, a Constexpr GEMM object called
+    # from `bmm`), M/N/K residues and a batch of 2; its own torch.bmm check.
+    pytest.param("cute/ampere/kernel/dense_gemm/tensorop_gemm.py",
+                 ["--mnkl", "136,72,56,2", "--benchmark", "none"], ["PASS"],
+                 id="tensorop_gemm-fp16-mnn"),
+    pytest.param("cute/ampere/kernel/dense_gemm/tensorop_gemm.py",
+                 ["--mnkl", "72,136,88,1", "--ab_dtype", "BFloat16", "--c_dtype", "BFloat16",
+                  "--a_major", "k", "--b_major", "k", "--c_major", "m", "--benchmark", "none"],
+                 ["PASS"], id="tensorop_gemm-bf16-kkm"),
 ]
 
 

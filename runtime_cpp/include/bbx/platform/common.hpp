@@ -149,10 +149,12 @@ BBX_HOST_DEVICE constexpr T make_warp_uniform(T const& x) { return x; }
 
 // Dynamic shared memory given to a kernel launched without `smem=` that makes a SmemAllocator:
 // the DSL sizes such a launch from the allocator's calls, which bbx does not compute yet, so
-// the kernel gets what every target grants without opting in (CUDA: 48 KB; AMD LDS: 64 KB; the
-// simulator models AMD).
+// the kernel gets all a block may have: on CUDA the device's opt-in maximum less the kernel's
+// static shared memory (this value is a marker bbx::launch resolves per kernel; 48 KB, what
+// CUDA grants without opting in, is too little for a 4-stage 128x128x32 f16 GEMM); on AMD the
+// LDS a workgroup gets without opting in, 64 KB (the simulator models AMD).
 #if defined(BBX_TARGET_CUDA)
-inline constexpr unsigned smem_allocator_default_bytes = 48 * 1024;
+inline constexpr unsigned smem_allocator_default_bytes = 0xFFFFFFFFu;
 #else
 inline constexpr unsigned smem_allocator_default_bytes = 64 * 1024;
 #endif

@@ -174,6 +174,18 @@ namespace detail {
                     std::to_string(b.x) + "," + std::to_string(b.y) + "," + std::to_string(b.z) +
                     "), dynamic shared memory " + std::to_string(smem) + " bytes)");
 }
+// The most dynamic shared memory `kernel` may be launched with on the current device: the
+// opt-in maximum per block less the kernel's static shared memory.
+template <class K>
+std::size_t largest_dynamic_smem(K kernel) {
+  int device = 0, optin = 0;
+  cudaFuncAttributes attrs{};
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) != cudaSuccess ||
+      cudaFuncGetAttributes(&attrs, reinterpret_cast<const void*>(kernel)) != cudaSuccess)
+    return 48 * 1024;
+  return static_cast<std::size_t>(optin) - attrs.sharedSizeBytes;
+}
 }  // namespace detail
 
 // Launches kernel<<<grid, block, smem_bytes, stream>>>(args...) and checks the launch; a grid
@@ -190,6 +202,7 @@ void launch(void (*kernel)(P...), dim3 grid, dim3 block, std::size_t smem_bytes,
                       ") must be positive");
   if (grid.volume() == 0) return;  // an empty problem: a grid of zero blocks is never launched
   (void)cudaGetLastError();  // clear a stale error so it is not blamed on this launch
+  if (smem_bytes == smem_allocator_default_bytes) smem_bytes = detail::largest_dynamic_smem(kernel);
   if (smem_bytes > 48 * 1024) {
     cudaError_t e = cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel),
                                          cudaFuncAttributeMaxDynamicSharedMemorySize,

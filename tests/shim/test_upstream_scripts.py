@@ -1,10 +1,10 @@
 """Unmodified upstream CuTe-DSL scripts (NVIDIA's examples, the corpus outside this repository)
 under ``bbx run`` on the simulator with the CUDA stand-in: each must print its own success.
 
-This is issue 14's acceptance list 1 (and issue 15's GEMMs). Scripts whose kernels the translator cannot translate yet
-are strict xfails naming the first diagnostic (an XPASS fails: remove the marker then). The
-corpus is looked up in ``BBX_CUTLASS_CORPUS`` or ``../shared/corpus/cutlass``; without it the
-tests are skipped.
+This is issue 14's acceptance list 1 (and issue 15's GEMMs). Scripts whose kernels the
+translator cannot translate yet are strict xfails naming the first diagnostic (an XPASS fails:
+remove the marker then). The corpus is looked up in ``BBX_CUTLASS_CORPUS`` or
+``../shared/corpus/cutlass``; without it the tests are skipped.
 """
 
 from __future__ import annotations

@@ -106,7 +106,8 @@ def _static_math(name: str, arity: int) -> Custom:
         return Val(k.STATIC, c.Call(c.Id(f"static_math::{name}"), args), node=node)
 
     operands = ", ".join(["rA.element_type.width", "12"][:arity])
-    return Custom(call=call, example=f"v = int(math.{name}({operands})) + rA.element_type.width / 3")
+    width = "rA.element_type.width"
+    return Custom(call=call, example=f"v = int(math.{name}({operands})) + {width} / 3")
 
 
 def register(r: Registry) -> None:

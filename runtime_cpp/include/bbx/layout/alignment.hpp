@@ -19,15 +19,6 @@ BBX_HOST_DEVICE constexpr long long static_leaf_or(long long dynamic_value) {
   else return dynamic_value;
 }
 
-BBX_HOST_DEVICE constexpr long long alignment_gcd(long long a, long long b) {
-  while (b != 0) {
-    const long long t = a % b;
-    a = b;
-    b = t;
-  }
-  return a;
-}
-
 template <class... S, class... D>
 BBX_HOST_DEVICE constexpr long long max_alignment_of(tuple<S...> const&, tuple<D...> const&) {
   constexpr int n = int(sizeof...(S));
@@ -50,7 +41,7 @@ BBX_HOST_DEVICE constexpr long long max_alignment_of(tuple<S...> const&, tuple<D
   long long align = run;
   for (int i = 0; i < n; ++i) {
     if (!used[i] && shapes[i] > 1 && strides[i] != 0) {
-      align = alignment_gcd(align, strides[i] < 0 ? -strides[i] : strides[i]);
+      align = gcd_ll(align, strides[i]);
     }
   }
   return align;

@@ -66,6 +66,20 @@ struct is_integral
 template <class T>
 inline constexpr bool is_integral_v = is_integral<T>::value;
 
+namespace detail {
+// gcd(|a|, |b|) of run-time or constexpr integers (gcd(0, b) == |b|).
+BBX_HOST_DEVICE constexpr long long gcd_ll(long long a, long long b) {
+  a = a < 0 ? -a : a;
+  b = b < 0 ? -b : b;
+  while (b != 0) {
+    long long t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+}  // namespace detail
+
 // is_constant_v<n, T>: T is a static integer equal to n.
 namespace detail {
 template <auto n, class T>

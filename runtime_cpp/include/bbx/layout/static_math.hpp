@@ -92,17 +92,6 @@ constexpr int64_t isqrt_of(int64_t n) {
   return r;
 }
 
-constexpr int64_t gcd_of(int64_t a, int64_t b) {
-  a = a < 0 ? -a : a;
-  b = b < 0 ? -b : b;
-  while (b != 0) {
-    const int64_t t = a % b;
-    a = b;
-    b = t;
-  }
-  return a;
-}
-
 // Narrow an integer result to int when it fits (the usual static integer type).
 template <int64_t v>
 BBX_HOST_DEVICE constexpr auto int_c() {
@@ -155,12 +144,12 @@ BBX_HOST_DEVICE constexpr auto isqrt(C<v>) {
 template <auto a, auto b>
 BBX_HOST_DEVICE constexpr auto gcd(C<a>, C<b>) {
   static_assert(std::is_integral_v<decltype(a)> && std::is_integral_v<decltype(b)>, "math.gcd: integers");
-  return detail::int_c<detail::gcd_of(int64_t(a), int64_t(b))>();
+  return detail::int_c<::bbx::detail::gcd_ll(int64_t(a), int64_t(b))>();
 }
 template <auto a, auto b>
 BBX_HOST_DEVICE constexpr auto lcm(C<a>, C<b>) {
   static_assert(std::is_integral_v<decltype(a)> && std::is_integral_v<decltype(b)>, "math.lcm: integers");
-  constexpr int64_t g = detail::gcd_of(int64_t(a), int64_t(b));
+  constexpr int64_t g = ::bbx::detail::gcd_ll(int64_t(a), int64_t(b));
   constexpr int64_t l = g == 0 ? 0 : int64_t(a) / g * int64_t(b);
   return detail::int_c<(l < 0 ? -l : l)>();
 }

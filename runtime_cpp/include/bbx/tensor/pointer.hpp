@@ -20,16 +20,6 @@ namespace bbx {
 enum class mem_space { gmem, smem, rmem };
 
 namespace detail {
-BBX_HOST_DEVICE constexpr long long gcd_ll(long long a, long long b) {
-  a = a < 0 ? -a : a;
-  b = b < 0 ? -b : b;
-  while (b != 0) {
-    long long t = a % b;
-    a = b;
-    b = t;
-  }
-  return a;
-}
 // Alignment (bytes) of `p + k` for p aligned to `align` and k known to be a multiple of `div`
 // elements of `elem_bytes` (div == 0: k is exactly 0).
 BBX_HOST_DEVICE constexpr int offset_align(int align, long long div, int elem_bytes) {

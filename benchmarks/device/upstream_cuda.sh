@@ -23,6 +23,33 @@ export PYTHONPATH=/tmp/site PYTHONUNBUFFERED=1 BBX_TARGET=cuda BBX_CACHE_DIR=/tm
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/card.txt"
 [ -d "$corpus" ] || { echo "no corpus at $corpus"; exit 1; }
 
+# torch.matmul of two random N x N matrices in this process, the peer of a GEMM measured in the
+# same run: `torch_matmul N DTYPE[:tf32]...` (a torch dtype name; `:tf32` allows TF32).
+torch_matmul() {
+  python3 - "$@" <<'PY'
+import sys
+
+import torch
+
+n = int(sys.argv[1])
+for spec in sys.argv[2:]:
+    name, _, tf32 = spec.partition(":")
+    torch.backends.cuda.matmul.allow_tf32 = tf32 == "tf32"
+    a = torch.randn(n, n, device="cuda", dtype=getattr(torch, name))
+    b = torch.randn(n, n, device="cuda", dtype=getattr(torch, name))
+    for _ in range(3):
+        a @ b
+    s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    s.record()
+    for _ in range(20):
+        a @ b
+    e.record()
+    torch.cuda.synchronize()
+    ms = s.elapsed_time(e) / 20
+    print(f"torch.matmul {spec} {n}^3: {ms:.4f} ms = {2 * n**3 / ms / 1e9:.1f} TFLOP/s")
+PY
+}
+
 if [ "$what" = scripts ] || [ "$what" = all ]; then
   echo "== upstream scripts on CUDA"
   cases=(
@@ -79,20 +106,7 @@ if [ "$what" = gemm ] || [ "$what" = all ]; then
   python3 -m bbx.cli run "$sgemm" --mnk 4096,4096,4096 --skip_ref_check --iterations 50 2>&1 \
     | grep -E "execution time|PASS|rror" | tee "$out/sgemm_bench.txt"
   echo "== torch.matmul f32 4096^3 in the same run"
-  python3 - <<'PY' 2>&1 | tee -a "$out/sgemm_bench.txt"
-import torch
-a = torch.randn(4096, 4096, device="cuda"); b = torch.randn(4096, 4096, device="cuda")
-for tf32 in (False, True):
-    torch.backends.cuda.matmul.allow_tf32 = tf32
-    for _ in range(3):
-        a @ b
-    s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    s.record()
-    for _ in range(20):
-        a @ b
-    e.record(); torch.cuda.synchronize()
-    print(f"torch.matmul f32 (allow_tf32={tf32}): {s.elapsed_time(e) / 20:.4f} ms")
-PY
+  torch_matmul 4096 float32 float32:tf32 2>&1 | tee -a "$out/sgemm_bench.txt"
 fi
 
 if [ "$what" = tensorop ] || [ "$what" = all ]; then
@@ -116,19 +130,5 @@ if [ "$what" = tensorop ] || [ "$what" = all ]; then
       | grep -E "Execution time|PASS|rror" | sed "s/^/$dt: /" | tee -a "$out/tensorop_bench.txt"
   done
   echo "== torch.matmul 8192^3 in the same run"
-  python3 - <<'PY' 2>&1 | tee -a "$out/tensorop_bench.txt"
-import torch
-for dtype in (torch.float16, torch.bfloat16):
-    a = torch.randn(8192, 8192, device="cuda", dtype=dtype)
-    b = torch.randn(8192, 8192, device="cuda", dtype=dtype)
-    for _ in range(3):
-        a @ b
-    s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    s.record()
-    for _ in range(20):
-        a @ b
-    e.record(); torch.cuda.synchronize()
-    ms = s.elapsed_time(e) / 20
-    print(f"torch.matmul {dtype}: {ms:.4f} ms = {2 * 8192**3 / ms / 1e9:.1f} TFLOP/s")
-PY
+  torch_matmul 8192 float16 bfloat16 2>&1 | tee -a "$out/tensorop_bench.txt"
 fi

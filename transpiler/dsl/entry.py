@@ -15,6 +15,7 @@ from enum import Enum
 import libcst as cst
 
 from ..analysis import kinds as k
+from ..analysis import meta as m
 from ..analysis.kinds import Cat, Kind
 from ..analysis.value import Val
 from ..cxx import ast as c
@@ -122,7 +123,7 @@ def result_kind(result: Kind | str | None, parts: CallParts, receiver: Kind | No
         first = parts.first_kind
         static = first.cat in (Cat.STATIC, Cat.CONSTEXPR) or (
             first.cat is Cat.LITERAL and type(first.value) is int
-        ) or (first.cat is Cat.META and first.meta_kind in ("static integer", "value"))
+        ) or (first.cat is Cat.META and first.meta_kind in (m.STATIC_INT, m.VALUE))
         return k.STATIC if static else k.VALUE
     if result == FIRST and parts.first_kind is not None:
         first = parts.first_kind

@@ -236,7 +236,7 @@ def stable_repr(value: Any) -> str:
     numeric = getattr(type(value), "bbx_dtype", None)
     if isinstance(numeric, str):
         return f"cutlass.{type(value).__name__}({value.value!r})"
-    if _has_jit_call(value):  # a Constexpr callable instance: its configuration
+    if jit_call_of(value) is not None:  # a Constexpr callable instance: its configuration
         from .jit import self_config
 
         return f"<{type(value).__module__}.{type(value).__qualname__} {self_config(value)}>"
@@ -247,9 +247,10 @@ def stable_repr(value: Any) -> str:
     return repr(value)
 
 
-def _has_jit_call(value: Any) -> bool:
+def jit_call_of(value: Any) -> Any | None:
+    """The `@cute.jit` `__call__` of `value`'s class (a bbx.runtime.jit.JitFunction), or None."""
     call = inspect.getattr_static(type(value), "__call__", None)
-    return getattr(call, "kind", None) == "jit function"
+    return call if getattr(call, "kind", None) == "jit function" else None
 
 
 # ---------------------------------------------------------------------------------------------

@@ -16,19 +16,11 @@ from typing import Any
 
 from ..lowering.names import cxx_name
 from ..translate import FunctionInfo, TranslationResult, module_namespace
-from .argspec import is_lambda
+from .argspec import is_lambda, jit_call_of
 
 
 class CallableArgError(ValueError):
     """The instance's class cannot be called from the generated code."""
-
-
-def jit_call_of(value: Any) -> Any | None:
-    """The `@cute.jit` `__call__` of `value`'s class, or None."""
-    from .jit import JitFunction
-
-    call = inspect.getattr_static(type(value), "__call__", None)
-    return call if isinstance(call, JitFunction) else None
 
 
 def _callee(translation: TranslationResult, cls: type) -> FunctionInfo:
@@ -42,24 +34,23 @@ def _callee(translation: TranslationResult, cls: type) -> FunctionInfo:
     )
 
 
-def functor_lines(name: str, value: Any, translation: TranslationResult,
-                  member_line: Any, evaluate: Any) -> list[str]:
-    """Lines of the nested `<name>_meta` and `<name>_fn` structs (inside the caller's Meta).
-    `member_line(member, value)` and `evaluate(members, globals, scope)` are the unit's own
-    Meta rendering (bbx.runtime.specialize)."""
+def functor_lines(name: str, value: Any, translation: TranslationResult) -> list[str]:
+    """Lines of the nested `<name>_meta` and `<name>_fn` structs (inside the caller's Meta)."""
+    from .specialize import evaluate_meta, meta_member_line  # the unit's Meta rendering
+
     call = jit_call_of(value)
     assert call is not None
     info = _callee(translation, type(value))
     python_fn = inspect.unwrap(call.__wrapped__)
-    values = evaluate(info.all_meta, getattr(python_fn, "__globals__", {}), {"self": value})
+    values = evaluate_meta(info.all_meta, getattr(python_fn, "__globals__", {}), {"self": value})
     members = {m.name: m for m in info.all_meta}
-    meta = [member_line(members[n], v) for n, v in values.items()]
+    meta = [meta_member_line(members[n], v) for n, v in values.items()]
     params = list(inspect.signature(python_fn).parameters.values())[1:]  # after self
     cxx_order = [p.name for p in info.params]
     if info.stream_param is not None:
         cxx_order.append(info.stream_param)
-    function = f"bbx_gen::{module_namespace(translation.path)}::{info.cxx_name}<{name}_meta>"
     base = cxx_name(name)
+    function = f"bbx_gen::{module_namespace(translation.path)}::{info.cxx_name}<{base}_meta>"
     lines = [f"struct {base}_meta {{", *(f"  {line}" for line in meta), "};",
              f"struct {base}_fn {{  // {type(value).__qualname__}.__call__"]
     required = sum(1 for p in params if p.default is inspect.Parameter.empty)
@@ -71,10 +62,11 @@ def functor_lines(name: str, value: Any, translation: TranslationResult,
         template = ", ".join(f"class A{i}" for i in range(given))
         formals = ", ".join(f"A{i} const& a{i}" for i in range(given))
         actual = ", ".join(args[n] for n in cxx_order)
-        head = f"  template <{template}>\n  " if given else "  "
-        lines.append(f"{head}void operator()({formals}) const {{ {function}({actual}); }}")
+        if given:
+            lines.append(f"  template <{template}>")
+        lines.append(f"  void operator()({formals}) const {{ {function}({actual}); }}")
     lines.append("};")
-    return [line for text in lines for line in text.split("\n")]
+    return lines
 
 
 def _default_expr(param: inspect.Parameter, cls: type) -> str:

@@ -40,8 +40,9 @@ from .argspec import (
     ScalarSpec,
     StreamSpec,
     TensorSpec,
+    jit_call_of,
 )
-from .callable_arg import CallableArgError, functor_lines, jit_call_of
+from .callable_arg import CallableArgError, functor_lines
 from .dtypes import dtype as dtype_info
 
 _OPERATOR_FUNCTORS = {
@@ -304,7 +305,7 @@ def render_unit(translation: TranslationResult, function: FunctionInfo, hip_name
                  if isinstance(spec, ConstexprSpec) and jit_call_of(spec.value) is not None}
     for name, value in callables.items():
         try:
-            meta_lines += functor_lines(name, value, translation, meta_member_line, evaluate_meta)
+            meta_lines += functor_lines(name, value, translation)
         except CallableArgError as exc:
             raise SpecializationError(f"Constexpr argument {name}: {exc}") from None
     meta_name = "Meta_" + hashlib.sha256("\n".join(meta_lines).encode()).hexdigest()[:8]

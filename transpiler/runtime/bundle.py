@@ -31,6 +31,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -96,19 +97,36 @@ class Bundle:
     code_objects: list[Path] = field(default_factory=list)
 
 
-def parse_assignments(items: tuple[str, ...], flag: str) -> dict[str, Any]:
+def parse_assignments(items: tuple[str, ...], flag: str,
+                      namespace: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """NAME=VALUE pairs; VALUE is a Python literal or, resolved in `namespace` (the module's
+    globals), a dotted name such as `cutlass.Float16` (a constructor's dtype parameter), or a
+    tuple or list of those."""
     out: dict[str, Any] = {}
     for item in items:
         key, eq, text = item.partition("=")
         if not eq or not key.strip().isidentifier():
             raise BuildInputError(f"bbx build: {flag} expects NAME=VALUE, got {item!r}")
         try:
-            out[key.strip()] = ast.literal_eval(text.strip())
-        except (ValueError, SyntaxError):
+            out[key.strip()] = _literal_or_name(ast.parse(text.strip(), mode="eval").body,
+                                                namespace or {})
+        except (ValueError, SyntaxError, LookupError, AttributeError):
             raise BuildInputError(
                 f"bbx build: {flag} {key.strip()}: {text.strip()!r} is not a Python literal "
-                "(quote strings: --const mode=\"'relu'\")") from None
+                "or a dotted name of the module (quote strings: --const mode=\"'relu'\"; "
+                "dtypes: --init dtype=cutlass.Float16)") from None
     return out
+
+
+def _literal_or_name(node: ast.expr, namespace: Mapping[str, Any]) -> Any:
+    if isinstance(node, ast.Tuple | ast.List):
+        items = [_literal_or_name(e, namespace) for e in node.elts]
+        return tuple(items) if isinstance(node, ast.Tuple) else items
+    if isinstance(node, ast.Name):
+        return namespace[node.id]
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name | ast.Attribute):
+        return getattr(_literal_or_name(node.value, namespace), node.attr)
+    return ast.literal_eval(node)
 
 
 def import_module(source: Path) -> Any:
@@ -276,10 +294,10 @@ def build(request: BuildRequest) -> Bundle:
         raise BuildInputError(f"bbx build: no such file: {source}")
     translation = translate_module(str(source))
     info = find_host_function(translation, request.name)
-    consts = parse_assignments(request.consts, "--const")
-    init = parse_assignments(request.init, "--init")
     label = f"{source.name}:{request.name}"
     module = import_module(source)
+    consts = parse_assignments(request.consts, "--const", vars(module))
+    init = parse_assignments(request.init, "--init", vars(module))
     fn, bound_self = resolve_jit(module, info, request.name, init)
     specs = argument_specs(fn, info, request.args, consts, label)
     scope = {"self": bound_self} if bound_self is not None else {}

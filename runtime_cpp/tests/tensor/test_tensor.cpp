@@ -76,6 +76,20 @@ int main() {
   CHECK(bool(elem_less(it(1, 4), make_shape(10, 13))));
   auto id1 = make_identity_tensor(20);
   CHECK_EQ(int(local_tile(id1, make_tile(_8{}), make_coord(2))(3)), 19);
+  // a static identity layout is static (its strides E<I> are empty types), so a thread-value
+  // layout composes with a tile of it on types: thread t, value v -> coordinate tile(tv(t, v))
+  static_assert(is_static_v<E<1>> && is_static_v<decltype(_4{} * E<0>{})>);
+  auto idtile = zipped_divide(make_identity_tensor(make_shape(64, 32)), make_tile(_16{}, _32{}));
+  auto tv = make_layout(make_shape(_32{}, _16{}), make_stride(_16{}, _1{}));  // (T32,V16) -> tile
+  auto tcrd = composition(idtile(make_coord(make_coord(_, _), make_coord(3, 0))), tv);
+  static_assert(is_static_v<decltype(tcrd.layout())>);
+  for (int t = 0; t < 32; ++t) {
+    for (int v = 0; v < 16; ++v) {
+      int k = t * 16 + v;  // tile element k: column-major (16, 32)
+      CHECK_EQ(int(get<0>(tcrd(t, v))), 48 + k % 16);
+      CHECK_EQ(int(get<1>(tcrd(t, v))), k / 16);
+    }
+  }
 
   // fragments, values
   auto frag = make_fragment_like(tile);

@@ -2,10 +2,12 @@
 //
 // B may be a layout, an integer n (== n:1), `_` (A unchanged) or a tiler: a tuple whose element i
 // (layout / integer / `_` / nested tuple) is composed with mode i of A. The result has B's shape
-// (for a tiler: A's modes replaced) and follows pycute's algorithm. For a static A (or an A with
-// a single flat mode) it works on types: shape-1 modes are dropped only where they are static.
-// For an A with several flat modes and some dynamic integer, each rank-1 piece of B is composed at
-// run time (A is coalesced on values) into rank(flatten(A)) dynamic modes, unused ones 1:0.
+// (for a tiler: A's modes replaced) and follows pycute's algorithm. For an A of static shape (or
+// with a single flat mode) it works on types, as CuTe does: shape-1 modes are dropped and modes
+// merged only where that is static, so dynamic strides (a tensor's) keep the result's shape
+// static. For an A with several flat modes and a dynamic extent, each rank-1 piece of B is
+// composed at run time (A is coalesced on values) into rank(flatten(A)) dynamic modes, unused
+// ones 1:0.
 #pragma once
 
 #include "coalesce.hpp"
@@ -98,7 +100,7 @@ template <class AS, class AD, class BS, class BD>
 BBX_HOST_DEVICE constexpr auto composition_rank1(Layout<AS, AD> const& a, BS const& s, BD const& d) {
   if constexpr (is_constant_v<0, BD>) {
     return make_layout(s, d);
-  } else if constexpr (!is_static_v<Layout<AS, AD>> &&
+  } else if constexpr (!is_static_v<AS> &&
                        tuple_size_v<decltype(flatten_to_tuple(std::declval<AS>()))> > 1) {
     return composition_rank1_dynamic(a, s, d);
   } else {

@@ -23,6 +23,14 @@ struct ScaledBasis {
   V value;
   BBX_HOST_DEVICE constexpr ScaledBasis(V const& v = {}) : value(v) {}
 };
+// A static scale (`E<I>`, `_64 * E<0>`): an empty type, so that layouts with such strides are
+// static (is_static_v) and the layout algebra works on their types, as for integer strides.
+template <class V, int I>
+  requires(std::is_empty_v<V>)
+struct ScaledBasis<V, I> {
+  static constexpr V value{};
+  BBX_HOST_DEVICE constexpr ScaledBasis(V const& = {}) {}
+};
 template <int I>
 using E = ScaledBasis<_1, I>;
 

@@ -18,6 +18,7 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from . import __version__
+from .analysis.call_facts import TENSOR_ELEMENT, CallFacts
 from .analysis.meta import MetaMember, rebase_member
 from .cxx.emit import Section, render_module
 from .cxx.printer import function_text
@@ -29,7 +30,8 @@ from .frontend.imports import NameResolver
 from .lowering.context import ModuleContext
 from .lowering.function import LoweredFunction, lower_function, lower_variant, meta_block
 from .lowering.records import struct_text
-from .lowering.signature import ParamSig
+from .lowering.sequence_params import per_call_note, qualified_name, sequence_params
+from .lowering.signature import ParamSig, signature
 from .lowering.stmt import kernel_uses_smem_allocator
 from .lowering.struct import module_struct_sections
 
@@ -48,6 +50,9 @@ class FunctionInfo:
     #: a kernel that (or whose callees) makes a SmemAllocator: launched without `smem=`, it
     #: gets the target's default dynamic shared memory.
     uses_smem_allocator: bool = False
+    #: a host function taking Python sequences, not translated here: it is translated for the
+    #: facts of each call (bbx.analysis.call_facts); `meta` and `all_meta` are empty.
+    per_call: bool = False
 
 
 @dataclass
@@ -60,6 +65,9 @@ class TranslationResult:
     sha256: str = ""
     #: other modules whose generated `.hip` this one includes (transitively), by path.
     dependencies: list[Path] = field(default_factory=list)
+    #: host functions translated per call (they take Python sequences): (qualified name,
+    #: the parameters taking sequences).
+    per_call: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -82,10 +90,14 @@ def module_namespace(file_name: str) -> str:
     return ident if not ident[:1].isdigit() else "m_" + ident
 
 
-def translate_file(path: str | Path, display_path: str | None = None) -> TranslationResult:
+def translate_file(
+    path: str | Path, display_path: str | None = None, call_facts: CallFacts | None = None,
+    representative: bool = False,
+) -> TranslationResult:
     p = Path(path)
     source = p.read_text(encoding="utf-8")
-    return translate_source(source, p.name, display_path=display_path or str(path), source_path=p)
+    return translate_source(source, p.name, display_path=display_path or str(path), source_path=p,
+                            call_facts=call_facts, representative=representative)
 
 
 #: modules being translated (to refuse import cycles between helper modules).
@@ -110,19 +122,32 @@ def translate_source(
     display_path: str | None = None,
     output_name: str | None = None,
     source_path: str | Path | None = None,
+    call_facts: CallFacts | None = None,
+    representative: bool = False,
 ) -> TranslationResult:
     """Translate `source` (the text of `file_name`). Only the base name of `file_name` appears in
     the output, so the result does not depend on where the file lives. `source_path`, the file on
-    disk, locates the modules whose `@cute.jit` helpers it imports. Never raises: anything
-    unexpected becomes an `internal-error` diagnostic."""
+    disk, locates the modules whose `@cute.jit` helpers it imports. `call_facts`: what a call
+    from host Python tells beyond the source (the sequences a jit function is given).
+    `representative`: functions translated per call are translated for a representative call
+    (each sequence two tensors), so that what cannot be translated in them is reported now
+    (the corpus and fuzz tools). Never raises: anything unexpected becomes an `internal-error`
+    diagnostic."""
     file_name = Path(file_name).name
     display = display_path or file_name
     sha = hashlib.sha256(source.encode("utf-8")).hexdigest()
     result = TranslationResult(display, source, None, sha256=sha)
     sink = DiagnosticSink(display, source)
     try:
-        return _translate_source(source, file_name, display, sha, result, sink, output_name,
-                                 source_path)
+        result = _translate_source(source, file_name, display, sha, result, sink,
+                                   output_name, source_path, call_facts or CallFacts())
+        if representative and result.per_call and call_facts is None:
+            facts = CallFacts(tuple((function, param, (TENSOR_ELEMENT, TENSOR_ELEMENT))
+                                    for function, params in result.per_call for param in params))
+            return translate_source(source, file_name, display_path=display,
+                                    output_name=output_name, source_path=source_path,
+                                    call_facts=facts)
+        return result
     except Exception as exc:  # noqa: BLE001 - never a traceback: an internal-error diagnostic
         sink.add(internal_error(display, 1, 1, exc))
         result.text = None
@@ -139,6 +164,7 @@ def _translate_source(
     sink: DiagnosticSink,
     output_name: str | None,
     source_path: str | Path | None,
+    call_facts: CallFacts,
 ) -> TranslationResult:
     try:
         module = cst.parse_module(source)
@@ -168,6 +194,7 @@ def _translate_source(
         info,
         sink,
         source_lines=source.splitlines(),
+        call_facts=call_facts,
     )
     origin = Path(source_path) if source_path is not None else None
     mod.externals = ExternalResolver(origin, wrapper.module, _translate_dependency)
@@ -234,6 +261,7 @@ def _translate(
             _lower_speculatively(mod, fn)
     lowered = _callees_first(mod.lowered)
     result.functions = _function_infos(mod, lowered)
+    result.per_call = [(qualified_name(fn), params) for fn, params in mod.per_call]
     result.diagnostics = sink.sorted()
     if sink.has_errors:
         return result
@@ -279,8 +307,24 @@ def _callees_first(lowered: list[LoweredFunction]) -> list[LoweredFunction]:
 
 
 def _lower_root(mod: ModuleContext, fn: DslFunction) -> None:
+    """Lower a kernel or a function host Python calls. One that takes Python sequences is
+    lowered for the sequences its call gives (`mod.call_facts`), a kernel for each launch that
+    gives them (a variant); without them, a note says so."""
+    name = qualified_name(fn)
+    given = mod.call_facts.for_function(name) if not fn.is_kernel else {}
+    values = mod.call_facts.values_for(name) if not fn.is_kernel else {}
+    wanted = [p for p in sequence_params(mod, fn) if p not in given and p not in values]
+    if wanted:
+        launched = any(key[0] == fn.cxx_name for key in mod.variants)
+        if not (fn.is_kernel and launched):
+            mod.sink.add(per_call_note(mod, fn, wanted))
+        if not fn.is_kernel:
+            mod.per_call.append((fn, tuple(wanted)))
+        return
     try:
-        mod.lowered.append(lower_function(mod, fn))
+        callables = mod.call_facts.callables_for(name) if not fn.is_kernel else {}
+        mod.lowered.append(lower_function(mod, fn, sequences=given, callables=callables,
+                                          values=values))
     except TranslationError as err:
         mod.sink.add(err.diagnostic)
     except Exception as exc:  # noqa: BLE001 - reported at the function
@@ -380,4 +424,9 @@ def _function_infos(mod: ModuleContext, lowered: list[LoweredFunction]) -> list[
                 lf.role == "kernel" and kernel_uses_smem_allocator(mod, lf.fn),
             )
         )
+    for fn, _ in mod.per_call:
+        line, _ = mod.position(fn.node)
+        sig = signature(mod, fn)
+        infos.append(FunctionInfo(fn.name, fn.cxx_name, fn.cls.name if fn.cls else None, "host",
+                                  line, (), (), sig.params, sig.stream, per_call=True))
     return infos

@@ -29,6 +29,8 @@ ROUND_TRIP = [
     "const(128)",
     "const('l1')",
     "const((1, 2))",
+    "[f32[?,?]:stride(?,1)@16,f32[?,?]@16]",
+    "(f16[?],i32,ptr(f16)@16)",
 ]
 
 
@@ -56,6 +58,10 @@ def test_parse_fields() -> None:
     ("f32[4]junk", 7, "unexpected 'junk'"),
     ("const(foo)", 7, "const(...) takes a Python literal"),
     ("f32[4]:idx64:cpu", 14, "the device comes before the index width"),
+    ("[f32[4],f33[4]]", 9, "unknown dtype 'f33'"),
+    ("[f32[4],stream]", 9, "a sequence holds tensors, pointers and scalars"),
+    ("[i32,f32]", 1, "at least one tensor or pointer"),
+    ("[f32[4]", 8, "expected ']' closing the sequence"),
 ])
 def test_parse_errors_name_the_column(text: str, column: int, what: str) -> None:
     with pytest.raises(A.ArgSpecSyntaxError) as info:
@@ -294,3 +300,30 @@ def test_fresh_random_shapes_validate_against_their_own_specs() -> None:
 
 def test_dyn_printing() -> None:
     assert str(Dyn()) == "?" and str(Dyn(8)) == "?{div=8}"
+
+
+def test_sequences_of_tensors_are_sequence_specs_and_flatten_in_order() -> None:
+    """A list of tensors passed to a jit function: each element is an argument of its own;
+    a list of Python data stays a meta value."""
+    x, y = torch.empty(4, 8), torch.empty(4, 8).t()
+    spec = A.from_value([x, DLPackTensor(y), 3])
+    assert isinstance(spec, A.SequenceSpec) and spec.is_list
+    assert [type(e).__name__ for e in spec.elements] == ["TensorSpec", "TensorSpec", "ScalarSpec"]
+    assert isinstance(A.from_value((x,)), A.SequenceSpec)
+    assert isinstance(A.from_value([1, 2]), A.ConstexprSpec)
+    specs = {"op": A.parse("const(1)"), "ins": spec, "out": A.parse("f32[?]")}
+    flat = A.flatten(specs)
+    assert list(flat) == ["op", "ins[0]", "ins[1]", "ins[2]", "out"]
+    values = A.flatten_values(specs, {"op": 1, "ins": [x, y, 3], "out": x})
+    assert values["ins[1]"] is y and values["ins[2]"] == 3
+
+
+def test_sequence_validation_names_the_element() -> None:
+    spec = A.parse("[f32[?,?]:stride(?,1),f32[?,?]:stride(?,1)]")
+    t = torch.empty(4, 8)
+    A.validate(spec, [t, t], "inputs")
+    A.validate(spec, (t, DLPackTensor(t)), "inputs")
+    assert _error(str(spec), [t], "inputs").endswith("has 1 elements, expected 2")
+    assert _error(str(spec), [t, t.t()], "inputs").endswith(
+        "element 1: stride of mode 1 is 8, expected unit stride")
+    assert _error(str(spec), t, "inputs").endswith("is Tensor, expected a sequence of 2")

@@ -5,6 +5,7 @@ Passes build these nodes; only `bbx.cxx.printer` turns them into text.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 # --------------------------------------------------------------------------------------------
@@ -304,3 +305,17 @@ class Function:
     params: list[Param]
     body: list[Stmt] = field(default_factory=list)
     comments: list[str] = field(default_factory=list)
+
+
+def identifiers(node: object) -> set[str]:
+    """Every identifier (`Id`) an expression or statement refers to."""
+    if isinstance(node, Id):
+        return {node.name}
+    out: set[str] = set()
+    if dataclasses.is_dataclass(node) and not isinstance(node, type):
+        for f in dataclasses.fields(node):
+            out |= identifiers(getattr(node, f.name))
+    elif isinstance(node, (tuple, list)):
+        for item in node:
+            out |= identifiers(item)
+    return out

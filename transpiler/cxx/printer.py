@@ -202,16 +202,27 @@ def function_text(f: c.Function) -> str:
     return "\n".join(lines)
 
 
-def functor_text(name: str, params: list[str], body: c.Expr, comment: str) -> str:
-    """A generic functor struct standing for a lambda written in host code and called in
-    kernels: nvcc cannot pass a generic lambda from host code to a kernel, a struct it can."""
+def functor_text(
+    name: str, params: list[str], body: c.Expr | tuple[c.Stmt, ...], comment: str,
+    meta: bool = False,
+) -> str:
+    """A generic functor struct standing for a Python function written in host code and called
+    in kernels: nvcc cannot pass a generic lambda from host code to a kernel, a struct it can.
+    `body` is the returned expression or the statements; `meta`: a template on the Meta struct
+    (the body reads compile-time configuration)."""
     targs = ", ".join(f"class A{i}" for i in range(len(params)))
     args = ", ".join(f"A{i} {p}" for i, p in enumerate(params))
-    lines = [f"// {comment}".rstrip(), f"struct {name} {{"]
+    lines = [f"// {comment}".rstrip()]
+    if meta:
+        lines.append("template <class Meta>")
+    lines.append(f"struct {name} {{")
     if params:
         lines.append(f"  template <{targs}>")
-    lines.append(f"  BBX_HOST_DEVICE auto operator()({args}) const {{ "
-                 f"{stmt_lines(c.Return(body), 0)[0]} }}")
+    head = f"  BBX_HOST_DEVICE auto operator()({args}) const {{"
+    if isinstance(body, tuple):
+        lines += [head, *_block(body, 2), "  }"]
+    else:
+        lines.append(f"{head} {stmt_lines(c.Return(body), 0)[0]} }}")
     lines.append("};")
     return "\n".join(lines)
 

@@ -37,6 +37,9 @@ FIRST = "first"  # the kind of the first value argument
 RECEIVER = "receiver"  # the kind of the method's receiver
 #: a static integer when the first value argument is one (`cute.size(self.bK)`), else a value
 STATIC_IF_FIRST = "static if first"
+#: a tuple repeating the first value argument (`cute.repeat_like(None, t)`): a coordinate that
+#: keeps modes when that argument is `None`, else a value
+REPEATS_FIRST = "repeats first"
 
 
 @dataclass(frozen=True)
@@ -125,6 +128,11 @@ def result_kind(result: Kind | str | None, parts: CallParts, receiver: Kind | No
             first.cat is Cat.LITERAL and type(first.value) is int
         ) or (first.cat is Cat.META and first.meta_kind in (m.STATIC_INT, m.VALUE))
         return k.STATIC if static else k.VALUE
+    if result == REPEATS_FIRST and parts.first_kind is not None:
+        first = parts.first_kind
+        if first.cat is Cat.UNDERSCORE or (first.cat is Cat.LITERAL and first.value is None):
+            return Kind(Cat.TUPLE, elems=(k.UNDERSCORE,))
+        return k.VALUE
     if result == FIRST and parts.first_kind is not None:
         first = parts.first_kind
         return k.VALUE if first.cat in (Cat.LITERAL, Cat.META) else first

@@ -11,7 +11,7 @@ from ..analysis.kinds import Cat, Kind
 from ..analysis.value import Val
 from ..cxx import ast as c
 from .builder import C, fn, tuple_of
-from .entry import FIRST, STATIC_IF_FIRST, Custom
+from .entry import FIRST, REPEATS_FIRST, STATIC_IF_FIRST, Custom
 from .lowerer import Lowerer
 from .registry import Registry
 from .roles import literal_value
@@ -132,7 +132,7 @@ def register(r: Registry) -> None:
         "round_up", "a:tuple b:tuple", k.VALUE,
         example="s = cute.round_up((5, 17), (4, 8))\nv = cute.round_up(n, 8)"))
     r.add(C + "repeat_like", fn(
-        "repeat_like", "x:any target:tuple", k.VALUE,
+        "repeat_like", "x:any target:tuple", REPEATS_FIRST,
         example="s = cute.repeat_like(0, ((2, 3), 4))"))
     r.add(C + "dice", fn(
         "dice", "src:any dicer:coord", FIRST,

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import libcst as cst
 
@@ -12,6 +13,7 @@ from ..analysis.kinds import Cat, Kind
 from ..analysis.scope import INLINED, STATIC_IF, STATIC_LOOP, Var
 from ..analysis.value import PyFunction, Val
 from ..cxx import ast as c
+from ..cxx.ast import identifiers
 from ..cxx.printer import functor_text
 from ..diagnostics import Diagnostic, TranslationError
 from ..dsl import REGISTRY, numeric_type
@@ -89,8 +91,7 @@ def lower_call(lw: ExprLowerer, node: cst.Call) -> Val:
         if var is not None and var.value is not None and var.value.function is not None:
             return inline_call(lw, node, var.value.function)
         if var is not None and var.kind.cat in (Cat.CONSTEXPR, Cat.FUNC, Cat.VALUE):
-            args = tuple(lw.value(a.value) for a in node.args)
-            return Val(k.VALUE, c.Call(c.Id(var.cxx), args), node=node)
+            return Val(k.VALUE, c.Call(c.Id(var.cxx), _call_arguments(lw, node)), node=node)
         if var is None:
             target = lw.mod.info.free_function(func.value)
             if target is not None:
@@ -110,6 +111,36 @@ def lower_call(lw: ExprLowerer, node: cst.Call) -> Val:
         "this call is not supported",
         "call DSL functions, @cute.jit functions or Constexpr callables",
     )
+
+
+def _call_arguments(lw: ExprLowerer, node: cst.Call) -> tuple[c.Expr, ...]:
+    """The C++ arguments of a call of a function value (a Constexpr callable): `*seq` of a
+    Python sequence known at translation spreads its elements, as Python does."""
+    args: list[c.Expr] = []
+    for a in node.args:
+        if a.keyword is not None or a.star == "**":
+            raise lw.fc.error(a, "unsupported-construct",
+                              "keyword arguments to a function passed as a value",
+                              "pass its arguments by position")
+        if a.star == "*":
+            val = lw.lower(a.value)
+            items = _spread(val)
+            if items is None:
+                raise lw.fc.error(a, "unsupported-construct",
+                                  "`*` of a value whose length is not known at compile time",
+                                  "spread a tuple or list known at trace time")
+            args += [lw.materialize(v, True, v.node or a.value) for v in items]
+            continue
+        args.append(lw.value(a.value))
+    return tuple(args)
+
+
+def _spread(val: Val) -> list[Val] | None:
+    if val.items is not None:
+        return list(val.items)
+    if val.kind.cat is Cat.LITERAL and isinstance(val.kind.value, tuple):
+        return [Val(k.literal(v), node=val.node) for v in val.kind.value]
+    return None
 
 
 def _static_choice_argument(lw: ExprLowerer, node: cst.Call) -> Var | None:
@@ -232,17 +263,75 @@ def namespace(lw: ExprLowerer, node: cst.Call) -> Val:
 
 
 def function_value(lw: ExprLowerer, val: Val) -> c.Expr:
-    """A Python function passed on as a value (to a helper or kernel): a C++ lambda."""
+    """A Python function passed on as a value (to a helper or kernel): a C++ lambda, or in host
+    code a functor struct, whose body is the function traced for its parameters (the arguments
+    a `partial` binds are bound)."""
     fn = val.function
     assert fn is not None
     if isinstance(fn.node, cst.Lambda) and not fn.args and not fn.keywords:
         return lower_lambda(lw, fn.node)
-    raise lw.fc.error(
-        val.node or fn.node,
-        "unsupported-value",
-        f"'{fn.name}' passed as a value",
-        "pass a lambda, or call the function where it is needed",
-    )
+    fc = lw.fc
+    declared = (*fn.node.params.params, *fn.node.params.kwonly_params)
+    params = [p.name.value for p in declared]
+    keywords = dict(fn.keywords)
+    bindings = list(zip(params, fn.args, strict=False))
+    free: list[str] = []  # the functor's parameters: those nothing binds and without default
+    for param in declared[len(fn.args):]:
+        name = param.name.value
+        if name in keywords:
+            bindings.append((name, keywords[name]))
+        elif param.default is not None:
+            bindings.append((name, lw.lower(param.default)))
+        else:
+            free.append(name)
+            bindings.append((name, Val(k.VALUE, c.Id(cxx_name(name)))))
+    locals_before = _declared_names(lw)
+    if isinstance(fn.node, cst.Lambda):
+        fc.env.push(INLINED)
+        try:
+            for name, bound in bindings:
+                fc.env.define(Var(name, cxx_name(name), bound.kind, 0, value=bound))
+            body: tuple[c.Stmt, ...] = (c.Return(lw.value(fn.node.body)),)
+        finally:
+            fc.env.pop()
+    else:
+        if fc.inline_body is None:
+            raise fc.error(val.node or fn.node, "unsupported-value",
+                           f"'{fn.name}' passed as a value outside a statement")
+        body = tuple(fc.inline_body(fn.node, bindings)[0])
+    for p in params:
+        fc.env.hidden.pop(p, None)
+    names = [cxx_name(p) for p in free]
+    captured = (identifiers(body) & locals_before) - set(names)
+    if fc.role != "host":
+        return c.Lambda(tuple(names), body, "=" if captured else "")
+    if captured:
+        raise fc.error(
+            val.node or fn.node, "unsupported-value",
+            f"'{fn.name}' reads local variables of '{fc.fn.name}' ({', '.join(sorted(captured))}) "
+            "and is passed to a kernel",
+            "pass those values to the kernel as arguments",
+        )
+    name = f"{fc.fn.cxx_name}_{cxx_name(fn.name) if fn.name != '<lambda>' else 'lambda'}"
+    name = f"{name}{fc.lambdas}"
+    fc.lambdas += 1
+    line, _ = fc.mod.position(fn.node)
+    given = [*zip(params, fn.args, strict=False), *fn.keywords]  # what a partial binds
+    bound_text = ", ".join(f"{n}={lw.mod.code(v.node) if v.node else v.kind.value!r}"
+                           for n, v in given)
+    comment = f"{fc.mod.file_name}:{line}  {fn.name}"
+    comment += f" with {bound_text}" if bound_text else ""
+    text = functor_text(name, names, body, comment)
+    meta = re.search(r"\bMeta\b", text) is not None  # it reads compile-time configuration
+    fc.preamble.append(functor_text(name, names, body, comment, meta) if meta else text)
+    functor = c.Type(name, (c.Type("Meta"),)) if meta else c.Type(name)
+    return c.Construct(functor)
+
+
+def _declared_names(lw: ExprLowerer) -> set[str]:
+    """The C++ names of the variables the function being lowered has declared so far."""
+    return {v.cxx for scope in lw.fc.env.scopes for v in scope.names.values()
+            if v.value is None and v.alias is None}
 
 
 def _record_method(lw: ExprLowerer, func: cst.Attribute) -> tuple[DslFunction, Val] | None:
@@ -313,8 +402,8 @@ def _struct_view(lw: ExprLowerer, node: cst.Call, struct: str) -> Val:
 def _struct_field_method(lw: ExprLowerer, node: cst.Call, name: str, objx: c.Expr) -> Val:
     """Methods of a @cute.struct field: MemRange's `get_tensor` and `data_ptr`."""
     if name == "get_tensor":
-        # A swizzle only moves elements inside the field, and every access goes through the
-        # tensor: dropped, as for SmemAllocator.allocate_tensor (bbx/tensor/smem_struct.hpp).
+        # A swizzle composes with the layout (bbx/tensor/smem_struct.hpp), as for
+        # SmemAllocator.allocate_tensor.
         bound = lw.bind(node, ["layout", "swizzle", "dtype"], ".get_tensor", 1)
         if "dtype" in bound and not _is_none(bound["dtype"]):
             raise lw.fc.error(
@@ -323,8 +412,10 @@ def _struct_field_method(lw: ExprLowerer, node: cst.Call, name: str, objx: c.Exp
                 "MemRange.get_tensor(dtype=...) (a reinterpreting view) is not supported",
                 "declare the field with the element type it is used with",
             )
-        layout = lw.value(bound["layout"], static=True)
-        return Val(k.TENSOR, c.Call(c.Member(objx, "get_tensor"), (layout,)), node=node)
+        args = [lw.value(bound["layout"], static=True)]
+        if "swizzle" in bound and not _is_none(bound["swizzle"]):
+            args.append(lw.value(bound["swizzle"], static=True))
+        return Val(k.TENSOR, c.Call(c.Member(objx, "get_tensor"), tuple(args)), node=node)
     if name == "data_ptr" and not node.args:
         return Val(k.VALUE, c.Call(c.Member(objx, "data_ptr")), node=node)
     raise lw.fc.error(
@@ -413,7 +504,7 @@ def helper_call(
     role = "device" if fc.role in ("kernel", "device") else "host"
     lw.mod.current_static_branch = fc.env.in_static_branch()
     try:
-        variant = lw.mod.lower_variant(target, bound, kinds, role, node)
+        variant = lw.mod.lower_variant(target, bound, kinds, role, node, None)
     finally:
         lw.mod.current_static_branch = False
     fc.calls.append(variant.cxx_name)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 from libcst.metadata import CodeRange
 
+from ..analysis.call_facts import CallFacts
 from ..analysis.fold import fold
 from ..analysis.kinds import Kind
 from ..analysis.meta import MetaMember
@@ -87,8 +88,18 @@ class ModuleContext:
     #: whether the call being lowered is inside a `const_expr` branch decided per specialization.
     current_static_branch: bool = False
     lower_variant: (
-        Callable[[DslFunction, dict[str, Val], dict[str, Kind], str, cst.CSTNode], Variant] | None
+        Callable[
+            [DslFunction, dict[str, Val], dict[str, Kind], str, cst.CSTNode,
+             dict[str, tuple[Kind, ...]] | None],
+            Variant,
+        ]
+        | None
     ) = None
+    #: what the call from host Python that this translation is for says beyond the source
+    #: (the Python sequences a jit function is given: bbx.lowering.sequence_params).
+    call_facts: CallFacts = field(default_factory=CallFacts)
+    #: host functions left for a translation with the facts of a call (they take sequences).
+    per_call: list[tuple[DslFunction, tuple[str, ...]]] = field(default_factory=list)
 
     def position(self, node: cst.CSTNode) -> tuple[int, int]:
         pos = self.positions.get(node)

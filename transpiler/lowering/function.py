@@ -21,8 +21,9 @@ from ..frontend.discovery import DslClass, DslFunction
 from ..frontend.imports import local_names
 from ..frontend.walk import children, walk
 from .context import FunctionContext, ModuleContext, Variant, VariantKey
+from .host_callables import UnknownCallable, host_function
 from .names import cxx_name
-from .signature import Signature, camel, signature
+from .signature import ParamSig, Signature, camel, signature
 from .stmt import StmtLowerer
 from .struct import kernel_struct_attrs, kernel_traced_attrs
 
@@ -38,13 +39,11 @@ class LoweredFunction:
     cxx_name: str  # the function's own name, or a helper variant's
     result: Kind  # the kind of what it returns
     calls: list[str]  # C++ names of the module's functions it calls
-    params: tuple[str, ...]  # its C++ parameters (a variant's unbound ones)
-
-    @property
-    def is_variant(self) -> bool:
-        return self.cxx_name != self.fn.cxx_name or len(self.params) != len(
-            self.signature.params
-        )
+    #: its C++ parameters: a variant's unbound ones, a sequence parameter's elements
+    #: (`inputs_0`, `inputs_1`, ...) in its place.
+    params: tuple[str, ...]
+    #: lowered for one call (a helper's Python values, a kernel's launch): internal to the module.
+    is_variant: bool = False
 
 
 def class_leaf_kinds(cls: DslClass | None, self_name: str | None) -> dict[str, str]:
@@ -117,13 +116,23 @@ def lower_function(
     cxx_name_override: str | None = None,
     kinds: dict[str, Kind] | None = None,
     role: str | None = None,
+    sequences: dict[str, tuple[Kind, ...]] | None = None,
+    callables: dict[str, str] | None = None,
+    values: dict[str, object] | None = None,
 ) -> LoweredFunction:
     """Lower one function. `bound` binds parameters to values known at translation (a helper
     variant: the DSL traces each call with the Python values it is given); those parameters
     are not C++ parameters of the result, named `cxx_name_override`. `kinds` gives the kinds
-    of the other arguments at the call (a tensor, a layout...)."""
+    of the other arguments at the call (a tensor, a layout...). `sequences` gives the element
+    kinds of the Python sequences parameters are given (bbx.lowering.sequence_params): each
+    element is a C++ parameter of its own. `callables` names the Python functions host Python
+    gives Constexpr parameters (bbx.lowering.host_callables): they are traced. `values`: Python
+    data host Python gives parameters used as Python sequences: they stand for the value."""
     bound = bound or {}
     kinds = kinds or {}
+    sequences = sequences or {}
+    callables = callables or {}
+    values = values or {}
     if fn.is_kernel:
         role = "kernel"
     elif role is None:
@@ -158,7 +167,21 @@ def lower_function(
     # A kernel's second template parameter is its block size as a type (bbx::block_threads_t),
     # which its launch site knows: static block extents become launch bounds.
     template_params = ["Meta", "MaxThreads"] if role == "kernel" else ["Meta"]
+    cxx_params: list[str] = []  # the C++ parameters of the result, by Python-level name
     for ps in sig.params:
+        if ps.name in sequences:  # a Python sequence: one C++ parameter per element
+            items = []
+            for i, element in enumerate(sequences[ps.name]):
+                element_type = f"{ps.template or camel(ps.name)}{i}"
+                element_name = cxx_name(f"{ps.name}_{i}")
+                template_params.append(element_type)
+                cparams.append(c.Param(c.Type(element_type), element_name))
+                cxx_params.append(f"{ps.name}_{i}")
+                fc.env.used_cxx.add(element_name)
+                items.append(Val(element, c.Id(element_name)))
+            held = Val(Kind(Cat.TUPLE, elems=tuple(v.kind for v in items)), items=tuple(items))
+            fc.env.define(Var(ps.name, cxx_name(ps.name), held.kind, line, value=held))
+            continue
         if ps.name in bound:  # bound at translation: uses stand for the value
             fc.env.define(
                 Var(ps.name, cxx_name(ps.name), bound[ps.name].kind, line, value=bound[ps.name])
@@ -166,13 +189,22 @@ def lower_function(
             continue
         if ps.template is not None:
             template_params.append(ps.template)
-        default_lambda = _default_lambda(fn, ps.name) if role == "host" and ps.constexpr else None
-        if default_lambda is not None:
-            # `op: Constexpr = lambda x: x` of a function called from host Python: host Python
-            # can only leave it at its default (the runtime checks), which is traced here.
-            func = Val(Kind(Cat.FUNC), node=default_lambda, function=PyFunction(default_lambda))
+        if ps.name in values:  # Python data given by host Python: the value, as in Python
+            given_value = Val(k.literal(values[ps.name]))
+            fc.env.define(Var(ps.name, cxx_name(ps.name), given_value.kind, line,
+                              value=given_value))
+            cparams.append(c.Param(ps.type, f"/*{ps.name} = {values[ps.name]!r}*/"))
+            cxx_params.append(ps.name)
+            continue
+        traced_fn = _traced_function(mod, fn, ps, callables) if role == "host" else None
+        if traced_fn is not None:
+            # `op: Constexpr` given a Python function by host Python (or left at its `lambda`
+            # default): the function is traced where it is used; no C++ value is passed.
+            func = Val(Kind(Cat.FUNC), node=traced_fn.node, function=traced_fn)
             fc.env.define(Var(ps.name, cxx_name(ps.name), func.kind, line, value=func))
-            cparams.append(c.Param(ps.type, f"/*{ps.name}: its default is traced*/"))
+            given = "its default" if ps.name not in callables else "the function given"
+            cparams.append(c.Param(ps.type, f"/*{ps.name}: {given} is traced*/"))
+            cxx_params.append(ps.name)
             continue
         if ps.constexpr:
             fc.constexpr_params.add(ps.name)
@@ -195,6 +227,7 @@ def lower_function(
                 param=cxx_name_override is None)
         )
         cparams.append(c.Param(ps.type, cxx_name(ps.name)))
+        cxx_params.append(ps.name)
     # The @cute.struct classes a kernel reads through `self.x`: its last template parameters.
     if fn.cls is not None:
         template_params += [fn.cls.struct_attrs[attr] for attr in kernel_struct_attrs(fn)]
@@ -237,8 +270,10 @@ def lower_function(
     returned = {kd for kd in fc.return_kinds if kd.cat not in (Cat.LITERAL, Cat.META)}
     result = returned.pop() if len(returned) == 1 else k.VALUE
     return LoweredFunction(
-        fn, role, cxx, fc.meta, sig, fc.preamble, name, result, fc.calls,
-        tuple(p.name for p in sig.params if p.name not in bound),
+        fn, role, cxx, fc.meta, sig, fc.preamble, name, result, fc.calls, tuple(cxx_params),
+        # a helper bound to Python values, or a kernel lowered for a launch's sequences
+        is_variant=name != fn.cxx_name or bool(bound) or (
+            bool(sequences) and cxx_name_override is not None),
     )
 
 
@@ -277,14 +312,18 @@ def lower_variant(
     kinds: dict[str, Kind],
     role: str,
     site: cst.CSTNode,
+    sequences: dict[str, tuple[Kind, ...]] | None = None,
 ) -> Variant:
     """The variant of helper `fn` for `bound` (lowered on first request; callees are lowered
-    before the function that calls them, so `mod.lowered` stays in emission order)."""
+    before the function that calls them, so `mod.lowered` stays in emission order). A kernel
+    has variants only for the Python sequences it is launched with (`sequences`)."""
+    sequences = sequences or {}
     key: VariantKey = (
         fn.cxx_name,
         (
             *((n, _value_key(mod, v)) for n, v in bound.items()),
             *((n, ("kind", kd)) for n, kd in sorted(kinds.items())),
+            *((n, ("sequence", kds)) for n, kds in sorted(sequences.items())),
             ("", ("role", role if fn.decorator == "plain" else "")),
         ),
     )
@@ -318,7 +357,7 @@ def lower_variant(
         # A plain (undecorated) helper runs where its caller runs; a jit helper where the call
         # graph says (on both sides for a helper that host and device code call).
         lowered = lower_function(
-            mod, fn, bound, name, kinds, role if fn.decorator == "plain" else None
+            mod, fn, bound, name, kinds, role if fn.decorator == "plain" else None, sequences
         )
     finally:
         mod.names.locals = saved_locals
@@ -391,9 +430,21 @@ def meta_block(members: list[MetaMember]) -> list[str]:
     return lines
 
 
-def _default_lambda(fn: DslFunction, name: str) -> cst.Lambda | None:
-    """The `lambda` default of parameter `name`, if it has one."""
+def _traced_function(
+    mod: ModuleContext, fn: DslFunction, ps: ParamSig, callables: dict[str, str]
+) -> PyFunction | None:
+    """The Python function a Constexpr parameter of a function called from host Python stands
+    for: the one host Python gives it (`callables`), or its `lambda` default, which is what
+    host Python leaves it at otherwise (the runtime checks)."""
+    name = ps.name
+    if name in callables:
+        try:
+            return host_function(mod, callables[name])
+        except UnknownCallable as exc:
+            raise mod.error(fn.node, "unknown-callable",
+                            f"the function given to '{name}' is not in this source: {exc}",
+                            "the module changed since it was imported; run again") from None
     for p in (*fn.node.params.params, *fn.node.params.kwonly_params):
-        if p.name.value == name and isinstance(p.default, cst.Lambda):
-            return p.default
+        if ps.constexpr and p.name.value == name and isinstance(p.default, cst.Lambda):
+            return PyFunction(p.default)
     return None

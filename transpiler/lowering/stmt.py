@@ -20,6 +20,7 @@ from ..analysis.kinds import Cat, Kind
 from ..analysis.scope import DYNAMIC_IF, DYNAMIC_LOOP, INLINED, STATIC_IF, STATIC_LOOP, Var
 from ..analysis.value import PyFunction, Val
 from ..cxx import ast as c
+from ..cxx.ast import identifiers
 from ..cxx.literals import static_int_type
 from ..diagnostics import DeferredBranch, TranslationError
 from ..dsl import numeric_type
@@ -29,6 +30,7 @@ from ..frontend.walk import walk
 from .call import CallLowerer, deferred_error, kernel_argument
 from .context import FunctionContext, ModuleContext, TracedAttribute
 from .names import cxx_name
+from .sequence_params import sequence_params
 from .sequences import bind_target, static_items
 from .struct import Annotations, kernel_struct_attrs, kernel_traced_attrs, lower_struct
 
@@ -184,6 +186,9 @@ class StmtLowerer:
                 if val.kind.cat in _ALIAS_CATS or val.items is not None or val.function:
                     fc.env.define(Var(name, cxx_name(name), val.kind, line, value=val))
                     continue
+                if val.expr == c.Id(cxx_name(name)):  # already a variable of that name
+                    fc.env.define(Var(name, cxx_name(name), val.kind, line))
+                    continue
                 expr = self.lw.materialize(val, False, val.node)
                 if val.tensor_element:
                     expr = c.Call(c.Id("value_copy"), (expr,))
@@ -337,6 +342,9 @@ class StmtLowerer:
         if isinstance(target, (cst.Tuple, cst.List)):
             return self.unpack(target, value, stmt)
         if isinstance(target, cst.Subscript):
+            element = self._assign_element(target, value, stmt)
+            if element is not None:
+                return element
             base = self.lw.lower(target.value)
             vector = self.lw.array_slice(target, base)
             if vector is not None:  # `a[start:count] = v`: count elements from start
@@ -371,6 +379,59 @@ class StmtLowerer:
                 "configuration on self is read-only here; set it in __init__",
             )
         raise fc.error(target, "unsupported-construct", "unsupported assignment target")
+
+    def _assign_element(
+        self, target: cst.Subscript, value: cst.BaseExpression, stmt: cst.CSTNode
+    ) -> list[c.Stmt] | None:
+        """`seq[i] = value` on a Python list known element by element (`mInputs[i] =
+        cute.composition(t, ...)` in a loop over `enumerate(mInputs)`): as in Python, the
+        name now stands for the list with element i replaced, whatever its type. None when
+        `target` is not such an element."""
+        fc = self.fc
+        var = fc.env.lookup(target.value.value) if isinstance(target.value, cst.Name) else None
+        if var is None or var.value is None or var.value.items is None or var.value.fields:
+            return None
+        index = target.slice[0].slice if len(target.slice) == 1 else None
+        if not isinstance(index, cst.Index):
+            return None
+        idx = self.lw.lower(index.value)
+        items = list(var.value.items)
+        if idx.kind.cat is not Cat.LITERAL or not isinstance(idx.kind.value, int):
+            raise fc.error(index, "unsupported-value",
+                           f"an element of the Python sequence '{var.name}' chosen at run time",
+                           "the DSL indexes Python sequences at trace time: use a compile-time "
+                           "index (a literal, a range_constexpr or enumerate loop variable)")
+        i = idx.kind.value
+        if not -len(items) <= i < len(items):
+            raise fc.error(index, "index-error", f"index {i} out of range (the sequence has "
+                           f"{len(items)} elements)")
+        new = self.lw.lower(value)
+        out: list[c.Stmt] = []
+        if not _python_level(new) and not isinstance(new.expr, c.Id):
+            if var.depth == len(fc.env.scopes) - 1:  # the list's own C++ scope: a variable
+                cxx = fc.env.version_name(f"{var.cxx}_{i % len(items)}")
+                fc.env.used_cxx.add(cxx)
+                expr = self.lw.materialize(new, True, value)
+                if new.tensor_element:
+                    expr = c.Call(c.Id("value_copy"), (expr,))
+                out.append(c.Decl(None, (cxx,), expr))
+                new = Val(new.kind, c.Id(cxx), node=value)
+            else:  # inside a loop body or branch: the expression, if it outlives the block
+                inner = {v.cxx for scope in fc.env.scopes[var.depth + 1:]
+                         for v in scope.names.values() if v.value is None and v.alias is None}
+                expr = self.lw.materialize(new, True, value)
+                if identifiers(expr) & inner:
+                    raise fc.error(
+                        target, "type-change",
+                        f"'{self.mod.code(target)}' is assigned a value computed from names of "
+                        f"this {fc.env.region.replace('`', '')}, which C++ cannot see after it",
+                        "compute the new elements in a comprehension: "
+                        f"{var.name} = [... for t in {var.name}]")
+                new = Val(new.kind, expr, node=value)
+        items[i] = new
+        held = dataclasses.replace(var.value, items=tuple(items), expr=None)
+        fc.env.rebind(dataclasses.replace(var, value=held, kind=held.kind))
+        return out or [c.Comment((f"{var.name}[{i}] is a new Python value from here on",))]
 
     def _trace_attribute(
         self, target: cst.Attribute, value: cst.BaseExpression, stmt: cst.CSTNode
@@ -1166,6 +1227,8 @@ class StmtLowerer:
         args: list[c.Expr] = []
         targs: list[c.CxxType | c.Expr] = [c.Type("Meta")]
         given: dict[str, str] = {}
+        sequences: dict[str, tuple[Kind, ...]] = {}
+        takes_sequences = sequence_params(self.mod, target) if target is not None else []
         for sp in params:
             arg = bound.get(sp.name)
             if arg is None and sp.default is not None:
@@ -1175,10 +1238,22 @@ class StmtLowerer:
                     kcall, "bad-arguments", f"kernel '{name}' needs argument '{sp.name}'"
                 )
             given[sp.name] = " ".join(self.mod.code(self.lw.substitute(arg)).split())
+            elements = self._sequence_argument(arg) if sp.name in takes_sequences else None
+            if elements is not None:  # a Python sequence: one kernel argument per element
+                sequences[sp.name] = tuple(v.kind for v in elements)
+                for element in elements:
+                    x = self.lw.materialize(element, True, element.node or arg)
+                    args.append(x)
+                    targs.append(c.Decltype(x, decay=True))
+                continue
             x = kernel_argument(self.lw, arg, sp)
             args.append(x)
             if sp.template is not None:
                 targs.append(self._arg_type(arg, x))
+        if sequences:
+            assert target is not None and self.mod.lower_variant is not None
+            variant = self.mod.lower_variant(target, {}, {}, "kernel", kcall, sequences)
+            fc.calls[fc.calls.index(target.cxx_name)] = kernel_cxx = variant.cxx_name
         launches = self.mod.launch_arguments.setdefault((fc.fn.cxx_name, kernel_cxx), [])
         if given not in launches:
             launches.append(given)
@@ -1227,6 +1302,21 @@ class StmtLowerer:
             tuple(args),
         )
 
+    def _sequence_argument(self, arg: cst.BaseExpression) -> list[Val] | None:
+        """The elements of a Python sequence of C++ values passed to a kernel (a list of
+        tensors), else None (a Python-level tuple of ints is a value like any other)."""
+        if isinstance(arg, cst.Lambda):
+            return None
+        val = self.lw.lower(arg)
+        if val.items is None or val.fields is not None or _python_level(val):
+            return None
+        if any(v.items is not None for v in val.items):
+            raise self.fc.error(
+                arg, "unsupported-value", "a nested Python sequence passed to a kernel",
+                "pass a flat list or tuple of tensors or values",
+            )
+        return list(val.items)
+
     def _extents(self, node: cst.BaseExpression) -> list[tuple[Val, cst.BaseExpression]]:
         extents = self._launch_extents(node, whole_ok=False)
         assert isinstance(extents, list)
@@ -1246,7 +1336,9 @@ class StmtLowerer:
             items = [(self.lw.lower(e.value), e.value) for e in expr.elements]
         else:
             val = self.lw.lower(node)
-            if whole_ok and val.kind.cat is Cat.TUPLE and not val.kind.elems and val.items is None:
+            if whole_ok and val.items is None and (
+                (val.kind.cat is Cat.TUPLE and not val.kind.elems) or val.kind.cat is Cat.VALUE
+            ):  # a tuple only C++ knows (`grid=cute.product_each(shape)`)
                 return self.lw.materialize(val, False, node)
             if val.kind.cat is Cat.LITERAL and isinstance(val.kind.value, tuple):
                 items = [(Val(k.literal(v), node=node), node) for v in val.kind.value]

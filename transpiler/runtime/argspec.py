@@ -30,9 +30,11 @@ from __future__ import annotations
 
 import ast
 import enum
+import functools
 import inspect
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -171,7 +173,55 @@ class ConstexprSpec:
         return {"kind": "constexpr", "value": self.key}
 
 
-ArgSpec = TensorSpec | ScalarSpec | PointerSpec | StreamSpec | ConstexprSpec
+@dataclass(frozen=True)
+class SequenceSpec:
+    """A Python list or tuple of run-time values (tensors, pointers, scalars) passed to a jit
+    function: the DSL traces the function with the Python sequence, so its length and the
+    specs of its elements are facts of the specialization; each element is passed on as an
+    argument of its own (`flatten`)."""
+
+    elements: tuple[ArgSpec, ...]
+    is_list: bool = True
+
+    def __str__(self) -> str:
+        inner = ",".join(str(e) for e in self.elements)
+        return f"[{inner}]" if self.is_list else f"({inner})"
+
+    def key_fields(self) -> dict[str, Any]:
+        return {"kind": "list" if self.is_list else "tuple",
+                "elements": [e.key_fields() for e in self.elements]}
+
+
+ArgSpec = TensorSpec | ScalarSpec | PointerSpec | StreamSpec | ConstexprSpec | SequenceSpec
+
+
+def element_name(name: str, index: int) -> str:
+    """How an element of a sequence argument is named in messages and launch plans."""
+    return f"{name}[{index}]"
+
+
+def flatten(specs: dict[str, ArgSpec]) -> dict[str, ArgSpec]:
+    """The specs with each sequence argument replaced by its elements (`inputs[0]`, ...), in
+    the order the generated function takes them."""
+    out: dict[str, ArgSpec] = {}
+    for name, spec in specs.items():
+        if isinstance(spec, SequenceSpec):
+            out |= {element_name(name, i): e for i, e in enumerate(spec.elements)}
+        else:
+            out[name] = spec
+    return out
+
+
+def flatten_values(specs: Mapping[str, ArgSpec], values: dict[str, Any]) -> dict[str, Any]:
+    """A call's values by the names of `flatten(specs)` (the sequences already validated)."""
+    out: dict[str, Any] = {}
+    for name, value in values.items():
+        spec = specs.get(name)
+        if isinstance(spec, SequenceSpec):
+            out |= {element_name(name, i): v for i, v in enumerate(value)}
+        else:
+            out[name] = value
+    return out
 
 #: The key of a Constexpr argument left at its `lambda` default: the translation traces the
 #: default's source, so no value reaches C++ (and the key does not depend on the object).
@@ -240,6 +290,10 @@ def stable_repr(value: Any) -> str:
         from .jit import self_config
 
         return f"<{type(value).__module__}.{type(value).__qualname__} {self_config(value)}>"
+    if isinstance(value, functools.partial):
+        args = ", ".join(stable_repr(a) for a in value.args)
+        keywords = ", ".join(f"{k}={stable_repr(v)}" for k, v in sorted(value.keywords.items()))
+        return f"functools.partial({stable_repr(value.func)}, ({args}), {{{keywords}}})"
     if callable(value) and hasattr(value, "__code__"):
         code = value.__code__
         where = f"{code.co_filename}:{code.co_firstlineno}"
@@ -360,10 +414,26 @@ def from_value(value: Any, *, constexpr: bool = False, dtype: str | None = None)
         return ScalarSpec(dtype)
     if _is_stream(value):
         return StreamSpec()
+    sequence = _sequence_spec(value)
+    if sequence is not None:
+        return sequence
     inferred = scalar_dtype_of(value)
     if inferred is not None:
         return ScalarSpec(inferred)
     return ConstexprSpec.of(value)
+
+
+def _sequence_spec(value: Any) -> SequenceSpec | None:
+    """A list or tuple holding tensors or pointers (and possibly run-time scalars): a sequence
+    of run-time values. A sequence of Python data (ints, strings...) stays a meta value."""
+    if not isinstance(value, (list, tuple)) or not value:
+        return None
+    elements = [from_value(v) for v in value]
+    if not any(isinstance(e, (TensorSpec, PointerSpec)) for e in elements):
+        return None
+    if not all(isinstance(e, (TensorSpec, PointerSpec, ScalarSpec)) for e in elements):
+        return None
+    return SequenceSpec(tuple(elements), isinstance(value, list))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -446,6 +516,8 @@ class _Parser:
 
 def parse(text: str) -> ArgSpec:
     """Parse the ``--arg`` spelling (see the module docstring)."""
+    if text[:1] in "[(" and text[:6] != "const(":
+        return _parse_sequence(text)
     p = _Parser(text)
     if p.peek("const("):
         if not text.endswith(")"):
@@ -499,6 +571,35 @@ def parse(text: str) -> ArgSpec:
             raise p.fail(f"unexpected {word!r} (the device comes before the index width)", start)
     p.end()
     return TensorSpec(dt, shape, stride, align, device, index_bits)
+
+
+def _parse_sequence(text: str) -> SequenceSpec:
+    """`[spec,spec,...]` (a list) or `(spec,...)` (a tuple) of tensor, pointer or scalar specs."""
+    close = "]" if text[0] == "[" else ")"
+    if not text.endswith(close):
+        raise ArgSpecSyntaxError(text, len(text) + 1, f"expected {close!r} closing the sequence")
+    elements: list[ArgSpec] = []
+    depth, start = 0, 1
+    for i, ch in enumerate(text[1:-1] + ",", start=1):
+        depth += (ch in "[({") - (ch in "])}")
+        if ch != "," or depth:
+            continue
+        part = text[start:i]
+        try:
+            element = parse(part)
+        except ArgSpecSyntaxError as exc:
+            raise ArgSpecSyntaxError(text, start + exc.column, exc.what) from None
+        if not isinstance(element, (TensorSpec, PointerSpec, ScalarSpec)):
+            raise ArgSpecSyntaxError(text, start + 1, "a sequence holds tensors, pointers and "
+                                     "scalars")
+        elements.append(element)
+        start = i + 1
+    if depth:  # the last element's brackets swallowed the closing one
+        raise ArgSpecSyntaxError(text, len(text) + 1, f"expected {close!r} closing the sequence")
+    if not any(isinstance(e, (TensorSpec, PointerSpec)) for e in elements):
+        raise ArgSpecSyntaxError(text, 1, "a sequence argument holds at least one tensor or "
+                                 "pointer (write other Python data as const(...))")
+    return SequenceSpec(tuple(elements), close == "]")
 
 
 def key_fields(specs: dict[str, ArgSpec]) -> dict[str, Any]:
@@ -597,6 +698,14 @@ def _problems(spec: ArgSpec, value: Any) -> list[str]:
     if isinstance(spec, StreamSpec):
         return [] if value is None or _is_stream(value) else \
             [f"is {type(value).__name__}, expected a stream"]
+    if isinstance(spec, SequenceSpec):
+        if not isinstance(value, (list, tuple)):
+            return [f"is {type(value).__name__}, expected a sequence of {len(spec.elements)}"]
+        if len(value) != len(spec.elements):
+            return [f"has {len(value)} elements, expected {len(spec.elements)}"]
+        return [f"element {i}: {problem}"
+                for i, (e, v) in enumerate(zip(spec.elements, value, strict=True))
+                for problem in _problems(e, v)]
     key = stable_repr(value)
     return [] if key == spec.key else [f"is {key}, expected {spec.key}"]
 

@@ -52,9 +52,15 @@ from .argspec import (
 )
 from .builder import UnitBuild, unit_command
 from .cache import file_sha256
-from .dispatch import dependency_texts, find_host_function, translate_module
+from .dispatch import (
+    TranslationFailed,
+    dependency_texts,
+    find_host_function,
+    prepare_call,
+    translate_module,
+)
 from .source_map import annotate_compiler_output
-from .specialize import SpecializationError, evaluate_meta, render_unit
+from .specialize import SpecializationError, render_unit
 from .targets import Target
 
 #: Flags of every AMD device-only build (see the module docstring).
@@ -300,20 +306,17 @@ def build(request: BuildRequest) -> Bundle:
     init = parse_assignments(request.init, "--init", vars(module))
     fn, bound_self = resolve_jit(module, info, request.name, init)
     specs = argument_specs(fn, info, request.args, consts, label)
-    scope = {"self": bound_self} if bound_self is not None else {}
-    scope |= {n: s.value for n, s in specs.items() if isinstance(s, ConstexprSpec)}
-    # As the dispatcher does: run-time arguments stand for themselves (their spec, never None),
-    # so that Meta members such as `mW is not None` evaluate.
-    scope |= {n: s for n, s in specs.items() if not isinstance(s, ConstexprSpec)}
-    python_fn = inspect.unwrap(fn.__wrapped__)
     try:
-        meta_values = evaluate_meta(info.all_meta, getattr(python_fn, "__globals__", {}), scope)
+        # translated again for the arguments' facts (sequences, functions), as a call would be
+        call = prepare_call(fn, bound_self, specs,
+                            lambda t: find_host_function(t, request.name))
+        translation, info, specs = call.translation, call.info, call.specs
         stem = source.stem
         hip_name = f"{stem}.hip"
         arguments = ", ".join(f"{n}: {s}" for n, s in specs.items())
-        unit = render_unit(translation, info, hip_name, meta_values, specs, request.target.name,
-                           f"{label}({arguments})")
-    except SpecializationError as exc:
+        unit = render_unit(translation, info, hip_name, call.meta_values, specs,
+                           request.target.name, f"{label}({arguments})", traced=call.traced)
+    except (SpecializationError, TranslationFailed) as exc:
         raise BuildInputError(f"bbx build: {label}: {exc}") from None
 
     directory = request.output

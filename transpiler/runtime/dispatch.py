@@ -9,27 +9,42 @@ DSL module when it is imported so that unsupported constructs are reported up fr
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import inspect
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from ..analysis.call_facts import POINTER_ELEMENT, SCALAR_ELEMENT, TENSOR_ELEMENT, CallFacts
 from ..paths import include_dir
 from ..targets import toolchain
 from ..translate import FunctionInfo, TranslationResult, translate_source
-from . import jit, translation_cache
-from .argspec import ArgSpec, ConstexprSpec
+from . import host_callables, jit, translation_cache
+from .argspec import (
+    DEFAULT_LAMBDA,
+    ArgSpec,
+    ConstexprSpec,
+    ScalarSpec,
+    SequenceSpec,
+    TensorSpec,
+    flatten,
+    flatten_values,
+    jit_call_of,
+    validate,
+)
 from .builder import UnitBuild, build_unit
 from .cache import BuildCache, specialization_key
+from .dtypes import dtype as dtype_info
 from .fingerprint import tree_fingerprint
 from .launch import KernelError, Launcher
 from .native import DeviceUnavailable, open_specialization
 from .prebuilt import prebuilt_for
 from .shape_groups import infer_shape_groups
-from .specialize import evaluate_meta, render_unit
+from .specialize import evaluate_meta, operator_functor, render_unit
 from .targets import Target, default_target
 
 __all__ = ["DeviceUnavailable", "Dispatcher", "KernelError", "TranslationFailed", "install",
@@ -47,19 +62,22 @@ _translations: dict[str, TranslationResult] = {}
 _translations_lock = threading.Lock()
 
 
-def translate_module(path: str, source: str | None = None) -> TranslationResult:
-    """The translation of a module's source, memoised per source text in the process and on
-    disk (translation_cache.py)."""
+def translate_module(path: str, source: str | None = None,
+                     call_facts: CallFacts | None = None) -> TranslationResult:
+    """The translation of a module's source (for the facts of a call from host Python, when
+    it has functions that depend on them: bbx.analysis.call_facts), memoised per source text
+    and facts in the process and on disk (translation_cache.py)."""
     if source is None:
         source = Path(path).read_text(encoding="utf-8")
-    digest = hashlib.sha256(source.encode()).hexdigest()
+    facts = call_facts.key() if call_facts is not None else ""
+    digest = hashlib.sha256(source.encode() + (f"|{facts}".encode() if facts else b"")).hexdigest()
     with _translations_lock:
         found = _translations.get(digest)
         if found is None:
             found = translation_cache.load(path, digest)
             if found is None:
                 found = translate_source(source, Path(path).name, display_path=path,
-                                         source_path=path)
+                                         source_path=path, call_facts=call_facts)
                 translation_cache.store(path, digest, found)
             _translations[digest] = found
     if not found.ok:
@@ -150,7 +168,7 @@ class Dispatcher:
     def __init__(self, cache: BuildCache | None = None, target: Target | None = None) -> None:
         self.cache = cache or BuildCache()
         self.target = target
-        self._launchers: dict[Any, Launcher] = {}
+        self._launchers: dict[Any, Launcher | SequenceLauncher] = {}
         self._lock = threading.Lock()
 
     def __call__(self, fn: jit.JitFunction, bound_self: Any, specs: dict[str, ArgSpec],
@@ -165,22 +183,15 @@ class Dispatcher:
         return launcher
 
     def _specialize(self, fn: jit.JitFunction, bound_self: Any, specs: dict[str, ArgSpec],
-                    target: Target) -> Launcher:
-        translation = translate_module(fn.source_file)
-        info = find_function(translation, fn)
-        python_fn = inspect.unwrap(fn.__wrapped__)
-        scope = {"self": bound_self} if bound_self is not None else {}
-        # Run-time arguments stand for themselves (their spec: never None), so that Meta members
-        # such as `mW is not None` evaluate for tensors as well as for None.
-        scope |= {n: s for n, s in specs.items() if not isinstance(s, ConstexprSpec)}
-        scope |= {n: s.value for n, s in specs.items() if isinstance(s, ConstexprSpec)}
-        meta_values = evaluate_meta(info.all_meta, getattr(python_fn, "__globals__", {}), scope)
+                    target: Target) -> Launcher | SequenceLauncher:
+        call = prepare_call(fn, bound_self, specs, lambda t: find_function(t, fn))
+        translation, info, specs = call.translation, call.info, call.specs
         stem = Path(translation.path).stem
         hip_name = f"{stem}.hip"
         label = f"{Path(fn.source_file).name}:{fn.__qualname__}"
         arguments = ", ".join(f"{n}: {s}" for n, s in specs.items())
-        unit = render_unit(translation, info, hip_name, meta_values, specs, target.name,
-                           f"{label}({arguments})")
+        unit = render_unit(translation, info, hip_name, call.meta_values, specs, target.name,
+                           f"{label}({arguments})", traced=call.traced)
         assert translation.text is not None
         dependencies = dependency_texts(translation)
         key = specialization_key({
@@ -216,8 +227,116 @@ class Dispatcher:
             raise DeviceUnavailable(f"bbx: {label} cannot run on target {target.name} here: "
                                     f"{exc}") from None
         generated = {hip_name: translation.text, **dependencies}
-        return Launcher(address, specs, target, label, generated,
-                        lambda: infer_shape_groups(translation, info, specs))
+        launcher = Launcher(address, specs, target, label, generated,
+                            lambda: infer_shape_groups(translation, info, specs))
+        return SequenceLauncher(launcher, call.sequences) if call.sequences else launcher
+
+
+@dataclass(frozen=True)
+class PreparedCall:
+    """What one specialization is built from: the module translated for the call's facts, the
+    function's info, its Meta values, and the arguments with sequences flattened."""
+
+    translation: TranslationResult
+    info: FunctionInfo
+    meta_values: dict[str, Any]
+    specs: dict[str, ArgSpec]  # flattened: `inputs[0]`, `inputs[1]`, ... (argspec.flatten)
+    sequences: dict[str, SequenceSpec]  # the call's sequence arguments, by parameter
+    traced: set[str]  # Constexpr parameters given Python functions that the translation traces
+
+
+def prepare_call(fn: jit.JitFunction, bound_self: Any, specs: dict[str, ArgSpec],
+                 find: Callable[[TranslationResult], FunctionInfo]) -> PreparedCall:
+    """Translate `fn`'s module for a call with `specs` (`find` picks the function's info) and
+    evaluate its Meta members; SpecializationError if a value has no C++ form."""
+    module = translate_module(fn.source_file)  # as imported: which functions are per call
+    facts = call_facts_of(fn, specs, dict(module.per_call).get(fn.__qualname__, ()))
+    translation = translate_module(fn.source_file, call_facts=facts) if facts else module
+    info = find(translation)
+    if info.per_call:
+        given = ", ".join(f"{n}: {s}" for n, s in specs.items())
+        raise TranslationFailed(
+            f"bbx: {fn.__qualname__} ({fn.where}) uses a parameter as a Python sequence, but "
+            f"this call gives it no sequence of tensors ({given}); bbx translates such "
+            "functions for lists and tuples of tensors, pointers and scalars")
+    python_fn = inspect.unwrap(fn.__wrapped__)
+    scope = {"self": bound_self} if bound_self is not None else {}
+    # Run-time arguments stand for themselves (their spec: never None), so that Meta members
+    # such as `mW is not None` evaluate for tensors as well as for None.
+    scope |= {n: s for n, s in specs.items() if not isinstance(s, ConstexprSpec)}
+    scope |= {n: s.value for n, s in specs.items() if isinstance(s, ConstexprSpec)}
+    scope |= {n: list(s.elements) for n, s in specs.items() if isinstance(s, SequenceSpec)}
+    meta_values = evaluate_meta(info.all_meta, getattr(python_fn, "__globals__", {}), scope)
+    sequences = {n: s for n, s in specs.items() if isinstance(s, SequenceSpec)}
+    traced = set(facts.callables_for(fn.__qualname__)) if facts else set()
+    return PreparedCall(translation, info, meta_values, flatten(specs), sequences, traced)
+
+
+def call_facts_of(fn: jit.JitFunction, specs: dict[str, ArgSpec],
+                  per_call: tuple[str, ...] = ()) -> CallFacts | None:
+    """The facts a call gives the translation: the Python sequences `fn` is given, the Python
+    functions given to its Constexpr parameters that the translation traces, and the Python
+    data given to the parameters it uses as sequences (`per_call`, from its translation)."""
+    sequences = tuple(
+        (fn.__qualname__, name, tuple(_element(e) for e in spec.elements))
+        for name, spec in specs.items() if isinstance(spec, SequenceSpec)
+    )
+    callables = tuple(
+        (fn.__qualname__, name, where) for name, where in traced_callables(fn, specs).items()
+    )
+    values = tuple(
+        (fn.__qualname__, name, repr(spec.value)) for name, spec in specs.items()
+        if name in per_call and isinstance(spec, ConstexprSpec) and _python_literal(spec.value)
+    )
+    facts = CallFacts(sequences, callables, values)
+    return facts if facts else None
+
+
+def _python_literal(value: Any) -> bool:
+    """A tuple or list of Python literals, which its repr spells."""
+    if not isinstance(value, (tuple, list)):
+        return False
+    try:
+        return bool(ast.literal_eval(repr(value)) == value)
+    except (ValueError, SyntaxError):
+        return False
+
+
+def traced_callables(fn: jit.JitFunction, specs: dict[str, ArgSpec]) -> dict[str, str]:
+    """Constexpr arguments that are Python functions of `fn`'s module (not operator.*, not a
+    jit-callable object, not the parameter's own lambda default): parameter -> descriptor."""
+    out: dict[str, str] = {}
+    for name, spec in specs.items():
+        if not isinstance(spec, ConstexprSpec) or spec.key == DEFAULT_LAMBDA:
+            continue
+        value = spec.value
+        if not callable(value) or operator_functor(value) or jit_call_of(value) is not None:
+            continue
+        where = host_callables.describe(value, fn.source_file)
+        if where is not None:
+            out[name] = where
+    return out
+
+
+def _element(spec: ArgSpec) -> str:
+    if isinstance(spec, TensorSpec):
+        return TENSOR_ELEMENT
+    if isinstance(spec, ScalarSpec):
+        return SCALAR_ELEMENT + dtype_info(spec.dtype).cxx
+    return POINTER_ELEMENT
+
+
+class SequenceLauncher:
+    """The launcher of a specialization taking Python sequences: a call's sequences are
+    checked, then passed element by element (`argspec.flatten_values`)."""
+
+    def __init__(self, inner: Launcher, sequences: dict[str, SequenceSpec]) -> None:
+        self.inner, self.sequences = inner, sequences
+
+    def __call__(self, values: dict[str, Any]) -> None:
+        for name, spec in self.sequences.items():
+            validate(spec, values[name], name)
+        self.inner(flatten_values(self.sequences, values))
 
 
 _installed: Dispatcher | None = None

@@ -16,6 +16,7 @@ import hashlib
 import json
 import math
 import operator
+import re
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from typing import Any
@@ -69,7 +70,13 @@ class ArgBinding:
 
     @property
     def type_alias(self) -> str:
-        return f"Arg_{self.name}"
+        return f"Arg_{argument_identifier(self.name)}"
+
+
+def argument_identifier(name: str) -> str:
+    """The C++ name of argument `name` in the unit: element i of a sequence argument
+    (`inputs[i]`, argspec.element_name) is `inputs_i`, as the generated function names it."""
+    return cxx_name(re.sub(r"\[(\d+)\]", r"_\1", name))
 
 
 @dataclass(frozen=True)
@@ -214,7 +221,8 @@ def bind_tensor(index: int, name: str, spec: TensorSpec) -> ArgBinding:
     ctype = cxx_type(spec.dtype)
     index_type = "std::int64_t" if spec.index_bits == 64 else "int"
     wide = spec.index_bits == 64
-    entry = f"a_{name}"
+    ident = argument_identifier(name)
+    entry = f"a_{ident}"
     ext = _dims(spec.shape, f"bbx::abi::extent<{index_type}>({entry}, {{mode}})", False)
     strides = _dims(spec.stride, f"bbx::abi::stride<{index_type}>({entry}, {{mode}})", wide)
     layout = (f"bbx::make_layout(bbx::make_shape({', '.join(ext)}), "
@@ -222,8 +230,8 @@ def bind_tensor(index: int, name: str, spec: TensorSpec) -> ArgBinding:
     pointer = f"bbx::make_gmem_ptr<{spec.align}>(bbx::abi::data<{ctype}>({entry}))"
     setup = (
         f"const bbx_abi_tensor& {entry} = bbx_args_[{index}].tensor;",
-        f"const bbx::abi::SimSpan {cxx_name(name)}_span({entry}.data, {entry}.bytes);",
-        f"auto {cxx_name(name)} = bbx::make_tensor({pointer},",
+        f"const bbx::abi::SimSpan {ident}_span({entry}.data, {entry}.bytes);",
+        f"auto {ident} = bbx::make_tensor({pointer},",
         f"                {layout});",
     )
     type_ext = _dims(spec.shape, f"{index_type}{{{{}}}}", False)
@@ -232,20 +240,28 @@ def bind_tensor(index: int, name: str, spec: TensorSpec) -> ArgBinding:
                    f"bbx::make_stride({', '.join(type_strides)}))")
     cxx = (f"decltype(bbx::make_tensor(bbx::make_gmem_ptr<{spec.align}>"
            f"(static_cast<{ctype}*>(nullptr)), {type_layout}))")
-    return ArgBinding(name, str(spec), setup, cxx_name(name), cxx)
+    return ArgBinding(name, str(spec), setup, ident, cxx)
 
 
-def bind_constexpr(name: str, spec: ConstexprSpec) -> ArgBinding:
-    binding = _bind_constexpr_value(name, spec)
+def bind_constexpr(name: str, spec: ConstexprSpec, traced: bool = False) -> ArgBinding:
+    binding = _bind_constexpr_value(name, spec, traced)
     return ArgBinding(binding.name, binding.spec, binding.setup, binding.expr,
                       f"decltype({binding.expr})")
 
 
-def _bind_constexpr_value(name: str, spec: ConstexprSpec) -> ArgBinding:
+def operator_functor(value: Any) -> str | None:
+    """bbx's functor for `operator.*`, min and max, else None."""
+    try:
+        return _OPERATOR_FUNCTORS.get(value) if callable(value) else None
+    except TypeError:  # an unhashable callable
+        return None
+
+
+def _bind_constexpr_value(name: str, spec: ConstexprSpec, traced: bool = False) -> ArgBinding:
     value = spec.value
-    if spec.key == DEFAULT_LAMBDA:
+    if spec.key == DEFAULT_LAMBDA or traced:  # the translation traces the function
         return ArgBinding(name, str(spec), (), "bbx::python_only_value{}")
-    functor = _OPERATOR_FUNCTORS.get(value) if callable(value) else None
+    functor = operator_functor(value)
     if functor is not None:
         return ArgBinding(name, str(spec), (), f"bbx::{functor}{{}}")
     if isinstance(value, bool):
@@ -258,9 +274,11 @@ def _bind_constexpr_value(name: str, spec: ConstexprSpec) -> ArgBinding:
         return ArgBinding(name, str(spec), (), f"bbx::type_c<{cxx_type(value.bbx_dtype)}>{{}}")
     if callable(value):
         raise SpecializationError(
-            f"Constexpr argument {name} = {value!r} cannot be passed from host Python: bbx passes "
-            "operator.* functions and min/max; pass other callables from inside a @cute.jit "
-            "function, where bbx translates them"
+            f"Constexpr argument {name} = {value!r} cannot be passed from host Python: bbx "
+            "traces functions and lambdas written at module level of the jit function's own "
+            "module (or a functools.partial of one with literal arguments) and passes "
+            "operator.* functions and min/max; this one is from another module, nested, or "
+            "captures variables"
         )
     # Strings, None, tuples, objects: only their Meta members (e.g. `mode == "relu"`) reach C++.
     return ArgBinding(name, str(spec), (), "bbx::python_only_value{}")
@@ -273,32 +291,37 @@ def _callable_binding(name: str, spec: ArgSpec, meta_name: str) -> ArgBinding:
     return ArgBinding(name, str(spec), (), expr, f"decltype({expr})")
 
 
-def bind_argument(index: int, name: str, spec: ArgSpec) -> ArgBinding:
-    """How the entry point turns ABI entry `index` into the C++ argument `name`."""
+def bind_argument(index: int, name: str, spec: ArgSpec, traced: bool = False) -> ArgBinding:
+    """How the entry point turns ABI entry `index` into the C++ argument `name` (`traced`: a
+    Python function the translation traces, which passes no value)."""
     if isinstance(spec, TensorSpec):
         return bind_tensor(index, name, spec)
     if isinstance(spec, ScalarSpec):
         ctype = cxx_type(spec.dtype)
         field = "f" if dtype_info(spec.dtype).is_float else "i"
-        var = cxx_name(name)
+        var = argument_identifier(name)
         setup = f"const auto {var} = static_cast<{ctype}>(bbx_args_[{index}].{field});"
         return ArgBinding(name, str(spec), (setup,), var, ctype)
     if isinstance(spec, ConstexprSpec):
-        return bind_constexpr(name, spec)
+        return bind_constexpr(name, spec, traced)
     if isinstance(spec, StreamSpec):
         return ArgBinding(name, str(spec), (), "bbx::Stream{bbx_stream_}", "bbx::Stream")
     if isinstance(spec, PointerSpec):
         ctype = cxx_type(spec.dtype)
-        setup = (f"const auto {cxx_name(name)} = bbx::make_gmem_ptr<{spec.align}>("
+        var = argument_identifier(name)
+        setup = (f"const auto {var} = bbx::make_gmem_ptr<{spec.align}>("
                  f"bbx::abi::data<{ctype}>(bbx_args_[{index}]));")
         cxx = f"decltype(bbx::make_gmem_ptr<{spec.align}>(static_cast<{ctype}*>(nullptr)))"
-        return ArgBinding(name, str(spec), (setup,), cxx_name(name), cxx)
+        return ArgBinding(name, str(spec), (setup,), var, cxx)
     raise SpecializationError(f"argument {name}: unsupported spec {spec}")
 
 
 def render_unit(translation: TranslationResult, function: FunctionInfo, hip_name: str,
                 meta_values: dict[str, Any], specs: dict[str, ArgSpec], target: str,
-                summary: str) -> Unit:
+                summary: str, traced: set[str] | None = None) -> Unit:
+    """The unit of one specialization; `traced`: Constexpr parameters given Python functions
+    that the translation traced (bbx.runtime.host_callables)."""
+    traced = traced or set()
     members = {m.name: m for m in function.all_meta}
     meta_lines = [meta_member_line(members[name], value) for name, value in meta_values.items()]
     callables = {name: spec.value for name, spec in specs.items()
@@ -311,7 +334,7 @@ def render_unit(translation: TranslationResult, function: FunctionInfo, hip_name
     meta_name = "Meta_" + hashlib.sha256("\n".join(meta_lines).encode()).hexdigest()[:8]
     bindings = [
         _callable_binding(name, spec, meta_name) if name in callables
-        else bind_argument(i, name, spec)
+        else bind_argument(i, name, spec, name in traced)
         for i, (name, spec) in enumerate(specs.items()) if name != function.stream_param
     ]
     namespace = module_namespace(translation.path)

@@ -29,7 +29,8 @@ def prepare(task: dict[str, Any]) -> None:
 def run(task: dict[str, Any]) -> dict[str, Any]:
     job = task["job"]
     if job == "translate":
-        return _translate(lambda: translate_file(task["path"], display_path=task["display"]))
+        return _translate(lambda: translate_file(task["path"], display_path=task["display"],
+                                                 representative=True))
     if job == "source":
         return _translate(lambda: _translate_text(task, task["source"]))
     if job == "mutant":
@@ -48,7 +49,8 @@ def run(task: dict[str, Any]) -> dict[str, Any]:
 
 def _translate_text(task: dict[str, Any], source: str) -> TranslationResult:
     path = Path(task["path"])
-    return translate_source(source, path.name, display_path=task["display"], source_path=path)
+    return translate_source(source, path.name, display_path=task["display"], source_path=path,
+                            representative=True)
 
 
 def _translate(translation: Callable[[], TranslationResult]) -> dict[str, Any]:

@@ -55,7 +55,9 @@ if [ "$what" = scripts ] || [ "$what" = all ]; then
   cases=(
     "experimental/primitives/tutorial/01_hello_world.py"
     "cute/ampere/kernel/elementwise/elementwise_add.py --M 256 --N 384"
-    "cute/ampere/kernel/elementwise/elementwise_apply.py --M 256 --N 384"
+    "cute/ampere/kernel/elementwise/elementwise_apply.py --M 256 --N 512"
+    "cute/ampere/kernel/elementwise/elementwise_apply.py --M 1024 --N 512 --op leaky_relu"
+    "cute/ampere/kernel/elementwise/elementwise_apply.py --M 2048 --N 2048 --op mul --benchmark"
     "cute/hopper/kernel/cta_norm/cta_norm.py --norm_type rms --M 8 --N 256"
     "cute/hopper/kernel/cta_norm/cta_norm.py --norm_type layer --M 8 --N 256"
     "dsl_tutorials/smem_allocator.py"

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import os
 import time
 from pathlib import Path
 
+import pytest
+
+from bbx.runtime import cache as cache_module
 from bbx.runtime.cache import BuildCache, specialization_key
 
 
@@ -73,3 +77,25 @@ def test_garbage_manifest_is_detected_and_rebuilt(tmp_path: Path) -> None:
     assert cache.lookup(key) is None
     rebuilt, built = cache.get_or_build(key, _slow_build)
     assert built and json.loads((rebuilt.path / "manifest.json").read_text())["key"] == key
+
+
+def test_lookup_hashes_only_artifacts_whose_size_or_time_changed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cache = BuildCache(tmp_path)
+    key = specialization_key({"case": "stamps"})
+    entry, _ = cache.get_or_build(key, _slow_build)
+    hashed: list[Path] = []
+    real = cache_module.file_sha256
+
+    def counting(path: Path) -> str:
+        hashed.append(path)
+        return real(path)
+
+    monkeypatch.setattr(cache_module, "file_sha256", counting)
+    assert cache.lookup(key) is not None
+    assert hashed == []  # size and modification time as recorded: taken as written
+    artifact = entry.path / "artifact.bin"
+    artifact.write_bytes(b"y" * 4096)  # same size, other content, a later modification time
+    os.utime(artifact, ns=(0, artifact.stat().st_mtime_ns + 1_000_000))
+    assert cache.lookup(key) is None
+    assert hashed == [artifact]

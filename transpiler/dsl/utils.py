@@ -11,10 +11,11 @@ from ..analysis.value import Val
 from ..cxx import ast as c
 from .builder import enum_constant, fn, method
 from .control import ANNOTATION
-from .entry import Custom, CustomMethod, Marker, OpClass, assemble, params
+from .entry import Custom, CustomMethod, Marker, Method, OpClass, Param, assemble, params
 from .lowerer import Lowerer
 from .numeric import BY_CXX
 from .registry import Registry
+from .roles import CallParts, Role
 
 
 def register(r: Registry) -> None:
@@ -22,10 +23,12 @@ def register(r: Registry) -> None:
         "SmemAllocator", result=Kind(Cat.SMEM_ALLOCATOR),
         example="smem2 = cutlass.utils.SmemAllocator()"))
     a = Cat.SMEM_ALLOCATOR
-    r.add_member(a, "allocate_tensor", method(
-        "allocate_tensor", "element_type:type_c layout:shape byte_alignment:any swizzle:ignored",
-        k.TENSOR, 2,
-        example="s = smem.allocate_tensor(cutlass.Float32, cute.make_layout((4, 8)), 16)"))
+    r.add_member(a, "allocate_tensor", Method(
+        "allocate_tensor", (*params("element_type:type_c layout:shape byte_alignment:any"),
+                            Param("swizzle", SWIZZLE)), k.TENSOR, 2,
+        example="s = smem.allocate_tensor(cutlass.Float32, cute.make_layout((4, 8)), 16)\n"
+        "t = smem.allocate_tensor(cutlass.Float16, cute.make_layout((8, 64), stride=(64, 1)), "
+        "16, cute.make_swizzle(3, 4, 3))"))
     r.add_member(a, "allocate_array", method(
         "allocate_array", "element_type:type_c num_elems:any byte_alignment:any", k.VALUE, 1,
         example="p = smem.allocate_array(cutlass.Float32, 16)"))
@@ -35,6 +38,22 @@ def register(r: Registry) -> None:
     register_layout_enum(r)
 
 
+class SwizzleArg(Role):
+    """`swizzle=` of a shared-memory tensor (`allocate_tensor`, `MemRange.get_tensor`): passed on
+    (the tensor's layout becomes the swizzle composed with the layout; bbx/tensor/smem_struct.hpp),
+    dropped when None."""
+
+    name = "swizzle"
+
+    def apply(
+        self, lw: Lowerer, param: str, node: cst.BaseExpression, keyword: bool, parts: CallParts
+    ) -> None:
+        if isinstance(node, cst.Name) and node.value == "None":
+            return
+        super().apply(lw, param, node, keyword, parts)
+
+
+SWIZZLE = SwizzleArg()
 _STATIC = Kind(Cat.STATIC)
 #: LayoutEnum's methods: each a static bool of the enum's value.
 LAYOUT_ENUM_METHODS = ("is_k_major_a", "is_m_major_a", "is_n_major_b", "is_k_major_b",

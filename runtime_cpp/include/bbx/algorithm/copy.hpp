@@ -68,8 +68,25 @@ constexpr long long abs_ll(long long v) { return v < 0 ? -v : v; }
 // Can every chunk of V elements (1-D indices [c*V, c*V+V)) of a tensor with layout L, element
 // size EB bytes and pointer alignment A (bytes) be moved with one aligned V*EB-byte access?
 // Returns 0: no; 1: yes; 2: contiguous but alignment unknown (only dynamic-stride layouts).
+//
+// A composed layout Swizzle<B,M,S> o off o inner (a swizzled shared-memory tensor) maps index i
+// to sw(off + inner(i)). The swizzle XORs bits M..M+B-1 with higher bits, so a run of V offsets
+// starting at a multiple of V stays a run when V divides 2^M (M in elements): a chunk is
+// contiguous when it is contiguous in `inner` and off + inner(c*V) is a multiple of V — known
+// from off's type (multiple_of, layout/offset_div.hpp) and the static inner offsets. CuTe's rule:
+// vectorising through a swizzle is legal when the swizzle's base covers the vector.
 template <class L, int A, int EB>
-constexpr int chunks_ok(int V, int N) {
+constexpr int chunks_ok_in(int V, int N, long long off_div, int swizzle_base) {
+  const bool swizzled = swizzle_base >= 0;
+  if (swizzled && ((1LL << swizzle_base) % V) != 0) return 0;
+  // divisibility (elements) of a chunk's offset before the swizzle -> verdict for the chunk
+  auto placed = [&](long long div, bool& aligned) {
+    const long long x = gcd_ll(off_div, div);  // 0: exactly 0
+    if (swizzled && x % V != 0) return false;
+    const long long a = swizzled ? gcd_ll(x, 1LL << swizzle_base) : x;
+    if (offset_align(A, a, EB) < V * EB) aligned = false;
+    return true;
+  };
   if (V <= 0 || N % V != 0) return 0;
   if constexpr (is_static_v<L>) {
     bool aligned = true;
@@ -77,7 +94,7 @@ constexpr int chunks_ok(int V, int N) {
       const long long o0 = static_cast<long long>(L{}(c));
       for (int k = 1; k < V; ++k)
         if (static_cast<long long>(L{}(c + k)) != o0 + k) return 0;
-      if (offset_align(A, o0, EB) < V * EB) aligned = false;
+      if (!placed(o0, aligned)) return 0;
     }
     return aligned ? 1 : 2;
   } else if constexpr (is_layout_v<L>) {
@@ -107,11 +124,29 @@ constexpr int chunks_ok(int V, int N) {
         }
         if (delta != k) return 0;
       }
-      if (offset_align(A, g, EB) < V * EB) aligned = false;
+      if (!placed(g, aligned)) return 0;
     }
     return aligned ? 1 : 2;
   } else {
     return 0;
+  }
+}
+template <class L, int A, int EB>
+constexpr int chunks_ok(int V, int N) {
+  if constexpr (is_composed_layout_v<L>) {
+    using Outer = std::remove_cvref_t<decltype(std::declval<L const&>().layout_a())>;
+    using Off = std::remove_cvref_t<decltype(std::declval<L const&>().offset())>;
+    using Inner = std::remove_cvref_t<decltype(std::declval<L const&>().layout_b())>;
+    if constexpr (is_swizzle_v<Outer>) {
+      // bits below M are neither read nor changed (either sign of S); Swizzle<0,M,S> is the
+      // identity, where only the offset's divisibility matters
+      constexpr int base = Outer::num_bits == 0 ? -1 : Outer::num_base;
+      return chunks_ok_in<Inner, A, EB>(V, N, offset_divisibility_v<Off>, base);
+    } else {
+      return 0;
+    }
+  } else {
+    return chunks_ok_in<L, A, EB>(V, N, 0, -1);
   }
 }
 
@@ -494,6 +529,42 @@ template <class Src, class Dst, class Pred>
 BBX_HOST_DEVICE void autovec_copy(Src const& src, Dst&& dst, Pred const& pred) {
   detail::autovec(src, dst, pred);
 }
+// fill(t, x): every element of t becomes x. A shared/global tensor of static size is written
+// as wide as autovec_copy would write it (e.g. a swizzled stage, 16 bytes at a time).
+template <class Tn, class S>
+  requires(is_tensor_v<Tn>)
+BBX_HOST_DEVICE void fill(Tn&& t, S const& x) {
+  using T = std::remove_reference_t<Tn>;
+  using It = detail::tensor_iter_t<T>;
+  using SN = decltype(size(t.layout()));
+  if constexpr (!is_mem_ptr_v<It>) {
+    t.fill(x);  // registers (packed predicates), identity tensors
+  } else if constexpr (It::space != mem_space::rmem && is_C_v<SN>) {
+    using E = std::remove_cv_t<typename It::value_type>;
+    constexpr int N = int(SN::value);
+    constexpr int V = [] {
+      for (int bits = 128; bits >= 16; bits /= 2) {
+        const int v = bits / (int(sizeof(E)) * 8);
+        if (v < 2 || bits % (int(sizeof(E)) * 8) != 0) continue;
+        if (detail::chunks_or_register<T>(v, N)) return v;
+      }
+      return 1;
+    }();
+    if constexpr (V > 1 && sizeof_bits_v<E> == 8 * int(sizeof(E))) {
+      using VT = arch::uint_bits_t<V * int(sizeof(E)) * 8>;
+      E vals[V];
+      for (int k = 0; k < V; ++k) vals[k] = ::bbx::to<E>(x);
+      VT reg;
+      __builtin_memcpy(static_cast<void*>(&reg), static_cast<void const*>(vals), sizeof(VT));
+      auto it = t.data();
+      auto l = t.layout();
+      static_for<N / V>([&](auto c) { detail::write_chunk<V, decltype(c)::value * V>(it, l, reg); });
+      return;
+    }
+  }
+  t.fill(x);
+}
+
 // copy(src, dst) without an atom: auto-vectorised.
 template <class Src, class Dst>
   requires(is_tensor_v<Src> && is_tensor_v<Dst>)

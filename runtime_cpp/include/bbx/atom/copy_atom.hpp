@@ -76,16 +76,27 @@ struct TiledCopy : Atom {
   // The per-thread view of a tensor (thread index `tidx`).
   template <class Tn, class Idx>
   BBX_HOST_DEVICE static constexpr auto partition(Tn const& t, Idx const& tidx) {
+    return partition_with(thrval_layout(), t, tidx);
+  }
+  // partition_S's view: the same, unless the atom reads its source in another distribution
+  // (TiledCopyMma with ldmatrix on CUDA, atom/copy_ldmatrix.hpp).
+  template <class Tn, class Idx>
+  BBX_HOST_DEVICE static constexpr auto partition_src(Tn const& t, Idx const& tidx) {
+    return partition(t, tidx);
+  }
+  // The per-thread view through a (thread, value) -> tile index layout `thrval`.
+  template <class ThrVal, class Tn, class Idx>
+  BBX_HOST_DEVICE static constexpr auto partition_with(ThrVal const& thrval, Tn const& t, Idx const& tidx) {
     using L = std::remove_cvref_t<decltype(t.layout())>;
     auto z = zipped_divide(detail::inner_layout(t.layout()), TilerMN{});
-    auto tile_tv = detail::compose_tile(layout<0>(z), thrval_layout());  // (T, (NV, Vr)) -> offset
+    auto tile_tv = detail::compose_tile(layout<0>(z), thrval);  // (T, (NV, Vr)) -> offset
     auto thr_mode = layout<0>(tile_tv);
     auto off = thr_mode(tidx);
     auto sub = make_layout_from_tuple(tuple_cat(make_tuple(layout<1>(tile_tv)), detail::top_modes(layout<1>(z))));
-    auto rb = detail::rebase(t.layout(), sub, off);
-    constexpr long long Div = is_composed_layout_v<L> ? 0
-        : detail::offset_div<Idx, typename decltype(thr_mode)::shape_type, typename decltype(thr_mode)::stride_type>();
-    return make_tensor(detail::iter_add<Div>(t.data(), get<1>(rb)), get<0>(rb));
+    constexpr long long Div =
+        detail::offset_div<Idx, typename decltype(thr_mode)::shape_type, typename decltype(thr_mode)::stride_type>();
+    auto rb = detail::rebase<Div>(t.layout(), sub, off);
+    return make_tensor(detail::iter_add<(is_composed_layout_v<L> ? 0 : Div)>(t.data(), get<1>(rb)), get<0>(rb));
   }
 
   template <class Idx>
@@ -112,7 +123,7 @@ struct ThrCopy : TC {
   template <class Tn>
   BBX_HOST_DEVICE constexpr auto partition_S(Tn const& t) const {
     BBX_ASSERT(thr_idx >= 0 && thr_idx < TC::num_threads, "partition_S: thread index outside the tiled copy");
-    return TC::partition(t, thr_idx);
+    return TC::partition_src(t, thr_idx);
   }
   template <class Tn>
   BBX_HOST_DEVICE constexpr auto partition_D(Tn const& t) const {

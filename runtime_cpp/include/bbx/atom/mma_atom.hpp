@@ -372,10 +372,10 @@ struct TiledMMA : Atom {
     auto off = thr_mode(thr_crd);
     auto vals = layout<1>(real);
     auto sub = detail::values_and_rests(vals, detail::modes_from_two(inner));
-    auto rb = detail::rebase(t.layout(), sub, off);
-    constexpr long long Div = is_composed_layout_v<L> ? 0
-        : detail::offset_div<ThrCrd, typename decltype(thr_mode)::shape_type, typename decltype(thr_mode)::stride_type>();
-    return make_tensor(detail::iter_add<Div>(t.data(), get<1>(rb)), get<0>(rb));
+    constexpr long long Div =
+        detail::offset_div<ThrCrd, typename decltype(thr_mode)::shape_type, typename decltype(thr_mode)::stride_type>();
+    auto rb = detail::rebase<Div>(t.layout(), sub, off);
+    return make_tensor(detail::iter_add<(is_composed_layout_v<L> ? 0 : Div)>(t.data(), get<1>(rb)), get<0>(rb));
   }
 };
 

@@ -1,7 +1,10 @@
 // bbx/layout/composed_layout.hpp — ComposedLayout<Outer, Offset, Inner>: c -> outer(offset + inner(c)).
 // The outer function is usually a Swizzle; the domain (shape, size, rank) is the inner layout's.
+// Slicing folds the slice's offset into the composed offset, with what the types say about its
+// divisibility (multiple_of, offset_div.hpp): copies through a swizzle need it.
 #pragma once
 
+#include "offset_div.hpp"
 #include "swizzle.hpp"
 
 namespace bbx {
@@ -24,10 +27,26 @@ struct ComposedLayout : private tuple<Outer, Offset, Inner> {
   BBX_HOST_DEVICE constexpr auto operator()(Crd const& c) const {
     if constexpr (has_underscore_v<Crd>) {
       auto so = slice_and_offset(c, layout_b());
-      return ComposedLayout<Outer, decltype(offset() + get<1>(so)), std::remove_cvref_t<decltype(get<0>(so))>>(
-          layout_a(), offset() + get<1>(so), get<0>(so));
+      using In = std::remove_cvref_t<decltype(layout_b())>;
+      constexpr long long Div =
+          detail::offset_div<decltype(detail::zero_underscores(c)), typename In::shape_type, typename In::stride_type>();
+      auto off = offset() + with_divisibility<Div>(get<1>(so));
+      return ComposedLayout<Outer, decltype(off), std::remove_cvref_t<decltype(get<0>(so))>>(layout_a(), off,
+                                                                                             get<0>(so));
     } else {
-      return layout_a()(offset() + layout_b()(c));
+      auto x = layout_b()(c);
+      using Out = std::remove_cvref_t<Outer>;
+      if constexpr (is_swizzle_v<Out> && is_C_v<decltype(x)> && !is_C_v<Offset>) {
+        // sw(off + hi + lo) == sw(off + lo) + hi for hi a multiple of the swizzle's size (it
+        // changes no bit the swizzle reads or writes): static offsets that only move between
+        // swizzle periods (k-blocks, stages) become immediates of one swizzled base.
+        constexpr long long P = decltype(Out::size())::value;
+        constexpr long long v = static_cast<long long>(decltype(x)::value);
+        constexpr long long lo = ((v % P) + P) % P;
+        return layout_a()(offset() + Int<int(lo)>{}) + Int<int(v - lo)>{};
+      } else {
+        return layout_a()(offset() + x);
+      }
     }
   }
   template <class C0, class C1, class... Cs>
@@ -72,10 +91,18 @@ template <int... Is, class A, class O, class B>
 BBX_HOST_DEVICE constexpr decltype(auto) shape(ComposedLayout<A, O, B> const& l) {
   return shape<Is...>(l.layout_b());
 }
+// A swizzle changes bits below log2(Swizzle::size()) only: the offsets of `sw o off o inner`
+// stay below cosize(inner) + off rounded up to a multiple of the swizzle's size (a static offset
+// counts; a run-time one, of a slice, does not).
 template <class A, class O, class B>
 BBX_HOST_DEVICE constexpr auto cosize(ComposedLayout<A, O, B> const& l) {
   if constexpr (is_swizzle_v<A>) {
-    return l.layout_a().cosize();
+    constexpr auto unit = decltype(l.layout_a().size())::value;
+    auto n = [&] {
+      if constexpr (is_C_v<O>) return cosize(l.layout_b()) + l.offset();
+      else return cosize(l.layout_b());
+    }();
+    return (n + Int<unit - 1>{}) / Int<unit>{} * Int<unit>{};
   } else {
     return cosize(l.layout_a());
   }

@@ -63,8 +63,9 @@ struct SmemAllocator {
     return make_smem_ptr<known>(reinterpret_cast<T*>(take(A, bytes)));
   }
 
-  // `allocate_tensor(element_type, layout, byte_alignment=...)`: a shared-memory tensor with
-  // `cosize(layout)` elements; a shape (an integer or a tuple) stands for its compact layout.
+  // `allocate_tensor(element_type, layout, byte_alignment=..., swizzle=...)`: a shared-memory
+  // tensor with `cosize(layout)` elements; a shape (an integer or a tuple) stands for its compact
+  // layout; a swizzle as for MemRange.get_tensor (smem_struct.hpp: swizzled_layout).
   template <class DType, class LayoutOrShape, class Align = Int<1>>
   BBX_DEVICE auto allocate_tensor(DType const& dtype, LayoutOrShape const& layout,
                                   Align const& = {}) {
@@ -74,6 +75,17 @@ struct SmemAllocator {
     } else {
       return allocate_tensor(dtype, make_layout(layout), Align{});
     }
+  }
+  template <class DType, class LayoutOrShape, class Align, class Sw>
+  BBX_DEVICE auto allocate_tensor(DType const& dtype, LayoutOrShape const& layout, Align const&,
+                                  Sw const& swizzle) {
+    auto t = allocate_tensor(dtype, layout, Align{});
+    return make_tensor(t.data(), swizzled_layout<dtype_t<DType>>(t.layout(), swizzle));
+  }
+  template <class DType, class LayoutOrShape, class Sw>
+    requires(is_swizzle_v<Sw>)
+  BBX_DEVICE auto allocate_tensor(DType const& dtype, LayoutOrShape const& layout, Sw const& swizzle) {
+    return allocate_tensor(dtype, layout, Int<1>{}, swizzle);
   }
 
  private:

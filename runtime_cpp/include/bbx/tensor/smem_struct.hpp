@@ -51,6 +51,22 @@ template <class F>
 inline constexpr int struct_ptr_align_v = alignof(F) < 16 ? int(alignof(F)) : 16;
 }  // namespace detail
 
+// The DSL's swizzled shared-memory iterator (`MemRange.get_tensor(layout, swizzle=sw)`,
+// `SmemAllocator.allocate_tensor(..., swizzle=sw)`) swizzles byte offsets: Swizzle<B, M, S> on
+// bytes is Swizzle<B, M - log2(sizeof(T)), S> on elements of T. The tensor's layout becomes
+// `element swizzle o 0 o layout` (a ComposedLayout, applied to offsets from the field's start):
+// CuTe's `composition(swizzle, layout)`, whose copies stay vectorised where the swizzle's base
+// covers the vector (algorithm/copy.hpp). E.g. fp16, make_swizzle(3, 4, 3): Swizzle<3,3,3>.
+template <class T, class Layout, int B, int M, int S>
+BBX_HOST_DEVICE constexpr auto swizzled_layout(Layout const& layout, Swizzle<B, M, S> const&) {
+  static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8,
+                "swizzle=: elements of 1, 2, 4 or 8 bytes");
+  constexpr int e = sizeof(T) == 1 ? 0 : sizeof(T) == 2 ? 1 : sizeof(T) == 4 ? 2 : 3;
+  static_assert(B == 0 || M >= e, "swizzle=: the swizzle moves bytes inside an element (its base M is in bytes)");
+  static_assert(!is_composed_layout_v<Layout>, "swizzle=: the layout is already composed with a swizzle");
+  return make_composed_layout(Swizzle<B, (B == 0 ? 0 : M - e), S>{}, _0{}, layout);
+}
+
 // A scalar field: `cutlass.Int64` etc. `.ptr()` is the DSL's `.ptr`; assignment stores.
 template <class T>
 struct struct_scalar {
@@ -65,19 +81,22 @@ struct struct_scalar {
   }
 };
 
-// A MemRange field: N elements of T.
-template <class T, class N>
+// A MemRange field: N elements of T. `Align`: the field's alignment (an Align[...] field's,
+// field_t below), which its pointers claim (capped at 16, see the header comment).
+template <class T, class N, int Align = int(alignof(T))>
 struct mem_range {
   static_assert(is_C_v<N>, "cute.struct.MemRange[dtype, n]: n must be a compile-time integer");
   static_assert(N::value > 0, "cute.struct.MemRange[dtype, 0] (an empty field) is not supported");
   T data_[N::value];
 
   BBX_DEVICE auto data_ptr() {
-    return make_smem_ptr<detail::struct_ptr_align_v<mem_range>>(&data_[0]);
+    constexpr int A = Align < 16 ? Align : 16;
+    return make_smem_ptr<(A > detail::struct_ptr_align_v<mem_range> ? A : detail::struct_ptr_align_v<mem_range>)>(
+        &data_[0]);
   }
   // `.get_tensor(layout)`: the field's elements seen through `layout` (cosize(layout) <= N).
-  // A swizzle (the DSL's `swizzle=`) only changes where elements sit in the field; every access
-  // goes through this tensor, so it is dropped.
+  // `.get_tensor(layout, swizzle=sw)`: through `layout` and the swizzle (swizzled_layout below),
+  // which spreads a tile's rows over the shared-memory banks.
   template <class Layout>
   BBX_DEVICE auto get_tensor(Layout const& layout) {
     if constexpr (is_C_v<decltype(cosize(layout))>) {
@@ -85,6 +104,10 @@ struct mem_range {
                     "MemRange.get_tensor: the layout needs more elements than the field holds");
     }
     return make_tensor(data_ptr(), layout);
+  }
+  template <class Layout, class Sw>
+  BBX_DEVICE auto get_tensor(Layout const& layout, Sw const& swizzle) {
+    return get_tensor(swizzled_layout<T>(layout, swizzle));
   }
   // `range[i]` (the generated code spells element access `range(i)`, as for tensors).
   template <class I>
@@ -106,9 +129,14 @@ template <class F> struct field_traits {  // a nested struct
   static constexpr int align = alignof(F);
 };
 template <class F, class A> struct field_traits<struct_align<F, A>> {
-  using type = typename field_traits<F>::type;
   static constexpr int align =
       int(A::value) > field_traits<F>::align ? int(A::value) : field_traits<F>::align;
+  using type = typename field_traits<F>::type;
+};
+// An aligned MemRange knows its alignment (its pointers claim it).
+template <class T, class N, int A0, class A> struct field_traits<struct_align<mem_range<T, N, A0>, A>> {
+  static constexpr int align = int(A::value) > A0 ? int(A::value) : A0;
+  using type = mem_range<T, N, align>;
 };
 }  // namespace detail
 

@@ -17,6 +17,7 @@
 #include "bbx/layout/composition.hpp"
 #include "bbx/layout/divide.hpp"
 #include "bbx/layout/composed_layout.hpp"
+#include "bbx/layout/offset_div.hpp"
 #include "bbx/layout/recast.hpp"
 #include "bbx/numeric.hpp"
 #include "bbx/tensor/bit_pointer.hpp"
@@ -77,52 +78,6 @@ BBX_HOST_DEVICE constexpr auto make_tensor(Iter const& it, Layout const& l)
   requires(is_any_layout_v<Layout> && !std::is_pointer_v<Iter>);
 
 namespace detail {
-// ---- static divisibility of a coordinate's offset (types only; 0 means "exactly zero") ----
-template <class D>
-BBX_HOST_DEVICE constexpr long long stride_gcd() {
-  if constexpr (is_tuple_v<D>) {
-    return []<std::size_t... Is>(std::index_sequence<Is...>) {
-      long long g = 0;
-      ((g = gcd_ll(g, stride_gcd<tuple_element_t<Is, D>>())), ...);
-      return g;
-    }(std::make_index_sequence<tuple_size_v<D>>{});
-  } else if constexpr (is_C_v<D>) {
-    return D::value < 0 ? -(long long)D::value : (long long)D::value;
-  } else {
-    return 1;
-  }
-}
-template <class Crd, class S, class D>
-BBX_HOST_DEVICE constexpr long long offset_div() {
-  using Cr = std::remove_cvref_t<Crd>;
-  if constexpr (is_underscore_v<Cr>) {
-    return 0;
-  } else if constexpr (is_tuple_v<Cr>) {
-    return []<std::size_t... Is>(std::index_sequence<Is...>) {
-      long long g = 0;
-      ((g = gcd_ll(g, offset_div<tuple_element_t<Is, Cr>, tuple_element_t<Is, S>, tuple_element_t<Is, D>>())), ...);
-      return g;
-    }(std::make_index_sequence<tuple_size_v<Cr>>{});
-  } else if constexpr (is_tuple_v<S>) {
-    if constexpr (is_constant_v<0, Cr>) {
-      return 0;
-    } else if constexpr (is_C_v<Cr> && is_static_v<S>) {
-      using Hier = decltype(idx2crd(Cr{}, S{}));
-      return offset_div<Hier, S, D>();
-    } else {
-      return stride_gcd<D>();
-    }
-  } else if constexpr (is_C_v<Cr>) {
-    constexpr long long v = Cr::value < 0 ? -(long long)Cr::value : (long long)Cr::value;
-    if constexpr (v == 0) return 0;
-    else if constexpr (is_C_v<D>) return v * (D::value < 0 ? -(long long)D::value : (long long)D::value);
-    else return v;
-  } else {
-    if constexpr (is_C_v<D>) return D::value < 0 ? -(long long)D::value : (long long)D::value;
-    else return 1;
-  }
-}
-
 // iterator + offset, keeping what is statically known about alignment.
 template <long long Div, class Iter, class Off>
 BBX_HOST_DEVICE constexpr auto iter_add(Iter const& it, Off const& off) {
@@ -143,11 +98,12 @@ BBX_HOST_DEVICE constexpr long long layout_offset_div() {
 }
 
 // A sub-layout of `l` described on its (inner) layout: for a plain layout, (sub, offset) and the
-// pointer moves; for a composed layout, the offset is folded into the layout.
-template <class L, class Sub, class Off>
+// pointer moves; for a composed layout, the offset is folded into the layout, with what the types
+// say about its divisibility (Div, as offset_div gives it; offset_div.hpp).
+template <long long Div, class L, class Sub, class Off>
 BBX_HOST_DEVICE constexpr auto rebase(L const& l, Sub const& sub, Off const& off) {
   if constexpr (is_composed_layout_v<L>) {
-    return make_tuple(make_composed_layout(l.layout_a(), l.offset() + off, sub), _0{});
+    return make_tuple(make_composed_layout(l.layout_a(), l.offset() + with_divisibility<Div>(off), sub), _0{});
   } else {
     return make_tuple(sub, off);
   }
@@ -585,11 +541,10 @@ BBX_HOST_DEVICE constexpr auto local_tile(Tensor<E, L> const& t, Tiler const& ti
     if constexpr (is_layout_v<std::remove_cvref_t<decltype(get<0>(so))>>) return detail::concat_modes(l0, get<0>(so));
     else return detail::concat_modes(l0);
   }();
-  auto rb = detail::rebase(t.layout(), sub, get<1>(so));
-  constexpr long long Div = is_composed_layout_v<L> ? 0
-      : detail::offset_div<decltype(detail::zero_underscores(c)), typename decltype(l1)::shape_type,
-                           typename decltype(l1)::stride_type>();
-  return make_tensor(detail::iter_add<Div>(t.data(), get<1>(rb)), get<0>(rb));
+  constexpr long long Div = detail::offset_div<decltype(detail::zero_underscores(c)), typename decltype(l1)::shape_type,
+                                               typename decltype(l1)::stride_type>();
+  auto rb = detail::rebase<Div>(t.layout(), sub, get<1>(so));
+  return make_tensor(detail::iter_add<(is_composed_layout_v<L> ? 0 : Div)>(t.data(), get<1>(rb)), get<0>(rb));
 }
 
 // The flat coordinate of index `idx` in `l`: one integer per top-level mode (CuTe's
@@ -615,10 +570,10 @@ BBX_HOST_DEVICE constexpr auto local_partition(Tensor<E, L> const& t, ThrLayout 
   auto l1 = layout<1>(z);
   auto c = get_flat_coord(tl, idx);
   auto off = crd2idx(c, l0.shape(), l0.stride());
-  auto rb = detail::rebase(t.layout(), l1, off);
-  constexpr long long Div = is_composed_layout_v<L> ? 0
-      : detail::offset_div<decltype(c), typename decltype(l0)::shape_type, typename decltype(l0)::stride_type>();
-  return make_tensor(detail::iter_add<Div>(t.data(), get<1>(rb)), get<0>(rb));
+  constexpr long long Div =
+      detail::offset_div<decltype(c), typename decltype(l0)::shape_type, typename decltype(l0)::stride_type>();
+  auto rb = detail::rebase<Div>(t.layout(), l1, off);
+  return make_tensor(detail::iter_add<(is_composed_layout_v<L> ? 0 : Div)>(t.data(), get<1>(rb)), get<0>(rb));
 }
 
 // With a projection (`proj=(1, None, 1)`): only the modes of the tiler (and of the coordinate,
@@ -634,12 +589,7 @@ BBX_HOST_DEVICE constexpr auto local_partition(Tensor<E, L> const& t, ThrLayout 
   return local_partition(t, dice(make_layout(thr), proj), idx);
 }
 
-// fill(t, x): every element of t becomes x.
-template <class Tn, class S>
-  requires(is_tensor_v<Tn>)
-BBX_HOST_DEVICE void fill(Tn&& t, S const& x) {
-  t.fill(x);
-}
+// fill(t, x) (vectorised where the layout allows): bbx/algorithm/copy.hpp.
 
 // `t = other` for a tensor variable in dynamic control flow (the DSL rebinds the name): a view
 // takes the other view's pointer and layout. Only a view of the same C++ type can be rebound so

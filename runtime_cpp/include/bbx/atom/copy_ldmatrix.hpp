@@ -4,16 +4,22 @@
 //   auto s2r  = make_tiled_copy_A(atom, tiled_mma);     // the MMA's A layout (atom/copy_mma.hpp)
 //   copy(s2r, thr.partition_S(sA)(_, _, k), thr.retile(tCrA)(_, _, k));
 //
-// Partitions are those of a one-thread copy in the MMA's layout: every thread's view holds the
-// values of its own MMA fragment. The copy itself:
-//   * CUDA, through make_tiled_copy_A/B/C: ldmatrix.x{n}[.trans]. For each 2n values of a thread
-//     (n registers of two 16-bit values), lane 8j + r needs the address of row r of matrix j —
-//     the address of value 2j of lane 4r (.trans: value 2j + r%2 of lane r/2) — which the lanes
-//     exchange with shuffles before the instruction. This relies on the fragment having
-//     ldmatrix's distribution, which is what makes LdMatrix legal with that MMA in the DSL.
-//   * elsewhere (AMD, the simulator, or a copy not made from a TiledMMA): each thread reads its
-//     own values as a CopyUniversalOp copy does — as wide as they are contiguous (ds_read_b64 /
-//     ds_read_b128 for MFMA operands of K-major tiles).
+// The destination (retile) is the thread's MMA fragment; the 2n values of one instruction are n
+// registers of two 16-bit values, register j holding values 2j and 2j+1 (matrix j).
+//   * CUDA, through make_tiled_copy_A/B/C, n = 4: ldmatrix.x4[.trans]. As in CuTe, partition_S of
+//     a shared-memory tensor gives each lane the source of the instruction's row it supplies the
+//     address of: lane 8j + r points at row r of matrix j, 8 contiguous elements, which are the
+//     values of matrix j that lanes 4r..4r+3 receive (.trans: column r of their elements). So the
+//     lane's partition, value 8c + e, is element e of the row it supplies for instruction c, and
+//     each lane takes the address of its first value: no exchange between lanes. The source's
+//     (thread, value) layout is the fragment's composed with src_thrval_remap (below); its rows
+//     must be 16 contiguous, 16-byte aligned bytes (proven at compile time, or a static error),
+//     through a swizzle too where its base covers them (algorithm/copy.hpp).
+//   * CUDA, n = 1 or 2: the fragment's partition; the lanes exchange row addresses with shuffles
+//     (lane 8j + r needs the address of value 2j of lane 4r; .trans: value 2j + r%2 of lane r/2).
+//   * elsewhere (AMD, the simulator, or a copy not made from a TiledMMA): the fragment's partition;
+//     each thread reads its own values as a CopyUniversalOp copy does — as wide as they are
+//     contiguous (ds_read_b64 / ds_read_b128 for MFMA operands of K-major tiles).
 // -DBBX_NO_CUDA_LDMATRIX makes CUDA take the per-thread reads as well.
 #pragma once
 
@@ -40,9 +46,51 @@ struct LdMatrix8x8x16bOp {
 template <bool T, int N>
 LdMatrix8x8x16bOp(C<T>, C<N>) -> LdMatrix8x8x16bOp<T, N>;
 
+#if defined(BBX_TARGET_CUDA) && !defined(BBX_NO_CUDA_LDMATRIX)
+#  define BBX_CUDA_LDMATRIX 1
+#endif
+
 // As a copy atom: one thread, one 16-bit value (partitions follow the tiled copy's layout).
 template <bool Tr, int N, class T, int Bits>
-struct Copy_Traits<LdMatrix8x8x16bOp<Tr, N>, T, Bits> : Copy_Traits<CopyUniversalOp, T, Bits> {};
+struct Copy_Traits<LdMatrix8x8x16bOp<Tr, N>, T, Bits> : Copy_Traits<CopyUniversalOp, T, Bits> {
+  // Whether partition_S of tensor Tn is in the rows' distribution (src_thrval_remap): shared
+  // memory, ldmatrix.x4 on CUDA.
+  template <class Tn>
+  static constexpr bool src_rows = [] {
+#if defined(BBX_CUDA_LDMATRIX)
+    using It = std::remove_cvref_t<decltype(std::declval<Tn const&>().data())>;
+    if constexpr (is_mem_ptr_v<It>) return N == 4 && It::space == mem_space::smem;
+    else return false;
+#else
+    return false;
+#endif
+  }();
+  // (thread, value) of the copy -> index t + Threads * v of the fragment's (thread, value), for
+  // `Threads` threads in warps of 32 with `Values` values each, in chunks of 2N per instruction:
+  // lane L = l0 + 8 l1 + 8N l2 (l0 < 8: row r, l1 < N: matrix j, l2 < 4/N: part of the row),
+  // warp w; value v = v0 + 2 v1 + 2N c (instruction c). Element e = 2N l2 + v0 + 2 v1 of row r of
+  // matrix j is, in the fragment, value 2j + e%2 of lane 4r + e/2 (.trans: column e of the row,
+  // value 2j + r%2 of lane 4e + r/2):
+  //   ((8, N, 4/N, W), (2, N, C)) : ((4, 2T, N, 32), (T, 1, 2NT))
+  //   .trans ((2, 4, N, 4/N, W), (2N, C)) : ((T, 1, 2T, 8N, 32), (4, 2NT))
+  template <int Threads, int Values>
+  static constexpr auto src_thrval_remap() {
+    static_assert(Threads % 32 == 0 && Values % (2 * N) == 0,
+                  "ldmatrix: the tiled copy's threads are not whole warps, or its values not whole instructions");
+    constexpr int W = Threads / 32, Cn = Values / (2 * N), P = 4 / N;
+    if constexpr (!Tr) {
+      return make_layout(
+          make_shape(make_shape(_8{}, Int<N>{}, Int<P>{}, Int<W>{}), make_shape(_2{}, Int<N>{}, Int<Cn>{})),
+          make_stride(make_stride(_4{}, Int<2 * Threads>{}, Int<N>{}, _32{}),
+                      make_stride(Int<Threads>{}, _1{}, Int<2 * N * Threads>{})));
+    } else {
+      return make_layout(
+          make_shape(make_shape(_2{}, _4{}, Int<N>{}, Int<P>{}, Int<W>{}), make_shape(Int<2 * N>{}, Int<Cn>{})),
+          make_stride(make_stride(Int<Threads>{}, _1{}, Int<2 * Threads>{}, Int<8 * N>{}, _32{}),
+                      make_stride(_4{}, Int<2 * N * Threads>{})));
+    }
+  }
+};
 
 template <bool Tr, int N, class DType>
 BBX_HOST_DEVICE constexpr auto make_copy_atom(LdMatrix8x8x16bOp<Tr, N> const&, DType const&) {
@@ -56,7 +104,7 @@ BBX_HOST_DEVICE constexpr auto make_copy_atom(LdMatrix8x8x16bOp<Tr, N> const& op
 }
 
 namespace detail {
-#if defined(BBX_TARGET_CUDA) && !defined(BBX_NO_CUDA_LDMATRIX)
+#if defined(BBX_CUDA_LDMATRIX)
 template <class It, class Off>
 BBX_HOST_DEVICE std::uint32_t smem_address(It const& it, Off const& off) {
 #  if defined(__CUDA_ARCH__)
@@ -71,6 +119,49 @@ BBX_HOST_DEVICE std::uint32_t pick(std::uint32_t const (&v)[N], int i) {
   BBX_UNROLL
   for (int k = 1; k < N; ++k) r = i == k ? v[k] : r;
   return r;
+}
+
+// ldmatrix.x4 from a partition in the rows' distribution: each lane points at its first value of
+// each instruction; (T8 x V2) of a row -> (register j, value b) of lane 4r + ... as above.
+template <bool Tr, class Src, class Dst>
+BBX_HOST_DEVICE void ldmatrix_rows_copy(Src const& src, Dst& dst) {
+  constexpr int N = int(decltype(size(src.layout()))::value);
+  static_assert(N % 8 == 0, "LdMatrix copy: a thread's values are not a multiple of the instruction's");
+  // Rows are contiguous (proven); their 16-byte alignment is the program's promise where the
+  // pointer's alignment does not prove it, as for the DSL's ldmatrix (checked in debug builds).
+  constexpr int verdict = side_ok<Src>(8, N);
+  static_assert(verdict != 0,
+                "LdMatrix copy on CUDA: the rows ldmatrix reads (8 elements a lane) are not 16 contiguous "
+                "bytes of shared memory as far as the layout's static facts tell (-DBBX_NO_CUDA_LDMATRIX "
+                "reads per thread instead)");
+#  if defined(__CUDA_ARCH__)
+  using T = std::remove_cv_t<typename tensor_iter_t<Dst>::value_type>;
+  auto s = src.data();
+  auto sl = src.layout();
+  auto d = dst.data();
+  auto dl = dst.layout();
+  static_for<N / 8>([&](auto c) {
+    constexpr int I0 = decltype(c)::value * 8;
+    std::uint32_t r[4];
+    BBX_ASSERT(verdict == 1 || addr_aligned(s, sl(Int<I0>{}), 16), "ldmatrix: a row is not 16-byte aligned");
+    arch::SM75_LDSM<4, Tr>::copy(smem_address(s, sl(Int<I0>{})), r);
+    static_for<4>([&](auto j) {
+      constexpr int J = decltype(j)::value;
+      using O0 = decltype(dl(Int<I0 + 2 * J>{}));
+      using O1 = decltype(dl(Int<I0 + 2 * J + 1>{}));
+      if constexpr (is_C_v<O0> && is_C_v<O1> && O1::value == O0::value + 1 && O0::value % 2 == 0) {
+        __builtin_memcpy(static_cast<void*>(&d[O0{}]), &r[J], 4);  // the register's two values, in place
+      } else {
+        T pair[2];
+        __builtin_memcpy(pair, &r[J], 4);
+        d[dl(Int<I0 + 2 * J>{})] = pair[0];
+        d[dl(Int<I0 + 2 * J + 1>{})] = pair[1];
+      }
+    });
+  });
+#  else
+  (void)src, (void)dst;  // host pass
+#  endif
 }
 
 template <bool Tr, int NM, class Src, class Dst>
@@ -131,11 +222,15 @@ BBX_HOST_DEVICE void copy(TiledCopy<Copy_Atom<LdMatrix8x8x16bOp<Tr, NM>, T, B>, 
 template <bool Tr, int NM, class T, int B, class Mma, int O, class Src, class Dst>
 BBX_HOST_DEVICE void copy(TiledCopyMma<Copy_Atom<LdMatrix8x8x16bOp<Tr, NM>, T, B>, Mma, O> const&, Src const& src,
                           Dst&& dst) {
-#if defined(BBX_TARGET_CUDA) && !defined(BBX_NO_CUDA_LDMATRIX)
+#if defined(BBX_CUDA_LDMATRIX)
   using SIt = detail::tensor_iter_t<Src>;
   using DIt = detail::tensor_iter_t<Dst>;
-  if constexpr (is_mem_ptr_v<SIt> && SIt::space == mem_space::smem && is_mem_ptr_v<DIt> &&
+  using Traits = Copy_Traits<LdMatrix8x8x16bOp<Tr, NM>, T, B>;
+  if constexpr (Traits::template src_rows<std::remove_cvref_t<Src>> && is_mem_ptr_v<DIt> &&
                 DIt::space == mem_space::rmem) {
+    detail::ldmatrix_rows_copy<Tr>(src, dst);  // partition_S gave the rows' distribution
+  } else if constexpr (is_mem_ptr_v<SIt> && SIt::space == mem_space::smem && is_mem_ptr_v<DIt> &&
+                       DIt::space == mem_space::rmem) {
     detail::ldmatrix_copy<Tr, NM>(src, dst);
   } else {
     copy(Copy_Atom<CopyUniversalOp, T, B>{}, src, dst);

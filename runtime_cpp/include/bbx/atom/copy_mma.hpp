@@ -64,6 +64,25 @@ struct TiledCopyMma
     auto r = composition(left_inverse(l_mma), l_copy);
     return make_tensor(frag.data(), composition(frag.layout(), r));
   }
+  // The (thread, value) -> tile layout of the atom's source where the atom reads it in another
+  // distribution than the fragment's: Copy_Traits::src_thrval_remap<Threads, Values>() maps this
+  // copy's (thread, value) to the (thread, value) of the fragment element it reads (ldmatrix: a
+  // lane reads the row it gives the instruction the address of; atom/copy_ldmatrix.hpp).
+  BBX_HOST_DEVICE static constexpr auto src_thrval_layout() {
+    return composition(base::thrval_layout(),
+                       Atom::template src_thrval_remap<base::num_threads, base::num_values>());
+  }
+  // partition_S: in that distribution where the atom uses it on this target for this tensor
+  // (Copy_Traits::src_rows<Tensor>), else the fragment's (CuTe's partition_S in both cases).
+  template <class Tn, class Idx>
+  BBX_HOST_DEVICE static constexpr auto partition_src(Tn const& t, Idx const& tidx) {
+    if constexpr (requires { Atom::template src_rows<Tn>; }) {
+      if constexpr (Atom::template src_rows<Tn>) return base::partition_with(src_thrval_layout(), t, tidx);
+      else return base::partition(t, tidx);
+    } else {
+      return base::partition(t, tidx);
+    }
+  }
   template <class Frag>
   BBX_HOST_DEVICE static constexpr auto retile_S(Frag&& frag) {
     return retile(frag);

@@ -336,6 +336,7 @@ def _lower_speculatively(mod: ModuleContext, fn: DslFunction) -> None:
     if any(lf.cxx_name == fn.cxx_name for lf in mod.lowered):  # a call needed it as it is
         return
     sink, mark, variants = mod.sink, len(mod.lowered), dict(mod.variants)
+    templates = dict(mod.struct_templates)
     mod.sink = DiagnosticSink(sink.path, sink.source)
     try:
         lowered: LoweredFunction | None = lower_function(mod, fn)
@@ -346,6 +347,7 @@ def _lower_speculatively(mod: ModuleContext, fn: DslFunction) -> None:
     if failed:
         del mod.lowered[mark:]
         mod.variants = variants
+        mod.struct_templates = templates
     elif lowered is not None:
         mod.lowered.append(lowered)
 
@@ -354,6 +356,10 @@ def _sections(
     mod: ModuleContext, lowered: list[LoweredFunction], structs: list[str]
 ) -> list[Section]:
     sections = [Section([], text) for text in structs]
+    # the templates of @cute.struct classes defined in functions: before every function, as a
+    # host function may lower a kernel's class first (its shared-memory size at a launch)
+    sections += [Section([], text) for text in mod.struct_templates.values()
+                 if not any(text in module_level for module_level in structs)]
     sections += [Section([], struct_text(mod, cls)) for cls in mod.info.records.values()]
     seen_classes: set[str] = set()
     for lf in lowered:

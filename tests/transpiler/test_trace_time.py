@@ -583,3 +583,44 @@ print("PASS")
 
 def test_starred_launch_extents_on_simulator(tmp_path: Path) -> None:
     run_driver_on_simulator(tmp_path, {"starred_kernels.py": STARRED}, STARRED_DRIVER)
+
+
+SHADOWING = '''
+import cutlass
+import cutlass.cute as cute
+
+
+@cute.kernel
+def shadow_kernel(mX: cute.Tensor, mY: cute.Tensor):
+    tidx, _, _ = cute.arch.thread_idx()
+    y = mX[tidx]
+
+    def twice_plus_one(v):
+        y = v * 2.0  # a local of the call, as in Python: the kernel's y is unchanged
+        return y + 1.0
+
+    r = twice_plus_one(y)
+    mY[tidx] = r + y
+
+
+@cute.jit
+def shadow(mX: cute.Tensor, mY: cute.Tensor):
+    shadow_kernel(mX, mY).launch(grid=[1, 1, 1], block=[32, 1, 1])
+'''
+
+SHADOWING_DRIVER = '''
+import torch
+from cutlass.cute.runtime import from_dlpack
+
+from shadow_kernels import shadow
+
+x = torch.randn(32)
+y = torch.full_like(x, float("nan"))
+shadow(from_dlpack(x), from_dlpack(y))
+assert torch.allclose(y, 3.0 * x + 1.0), "a nested function's assignment changed the caller's name"
+print("PASS")
+'''
+
+
+def test_assignments_in_nested_functions_are_local_on_simulator(tmp_path: Path) -> None:
+    run_driver_on_simulator(tmp_path, {"shadow_kernels.py": SHADOWING}, SHADOWING_DRIVER)

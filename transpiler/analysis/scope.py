@@ -92,6 +92,15 @@ class Env:
         """Inside the body of a nested function inlined at a call."""
         return any(s.region == INLINED for s in self.scopes)
 
+    def local_to_call(self, var: Var) -> bool:
+        """Whether `var` may be assigned here as Python would: not from inside an inlined
+        call's body when it belongs to the enclosing function (an assignment there makes a
+        local of the call, as in a nested Python function)."""
+        for i in range(len(self.scopes) - 1, -1, -1):
+            if self.scopes[i].region == INLINED:
+                return var.depth >= i
+        return True
+
     def in_dynamic(self) -> bool:
         return any(s.region in DYNAMIC_REGIONS for s in self._own_scopes())
 

@@ -351,6 +351,7 @@ def lower_variant(
     deferrable = mod.current_static_branch
     mod.current_static_branch = False
     sink, mark, variants = mod.sink, len(mod.lowered), dict(mod.variants)
+    templates = dict(mod.struct_templates)
     if deferrable:
         mod.sink = DiagnosticSink(sink.path, sink.source)
     try:
@@ -367,6 +368,7 @@ def lower_variant(
     if deferrable and scratch.has_errors:
         del mod.lowered[mark:]
         mod.variants = variants
+        mod.struct_templates = templates
         raise TranslationError(scratch.sorted()[0])
     for d in scratch.items if deferrable else ():
         sink.add(d)

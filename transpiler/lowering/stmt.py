@@ -32,6 +32,10 @@ from .context import FunctionContext, ModuleContext, TracedAttribute
 from .names import cxx_name
 from .sequence_params import sequence_params
 from .sequences import bind_target, static_items
+from .signature import ParamSig
+from .smem_sizing import allocation_slice, sizing_allocators
+from .smem_sizing import defines as smem_sizing_defines
+from .smem_sizing import reads as smem_sizing_reads
 from .struct import Annotations, kernel_struct_attrs, kernel_traced_attrs, lower_struct
 
 _AUG_OPS: dict[type, str] = {
@@ -243,14 +247,13 @@ class StmtLowerer:
         return fc.error(stmt, "unsupported-construct", f"statement {type(stmt).__name__}")
 
     def struct(self, node: cst.ClassDef) -> list[c.Stmt]:
-        """A @cute.struct class defined here: its template goes before the function, its
-        alias (annotations evaluated here) is a local type (bbx.lowering.struct)."""
+        """A @cute.struct class defined here: its template goes before the module's functions
+        (`ModuleContext.struct_templates`), its alias (annotations evaluated here) is a local
+        type (bbx.lowering.struct)."""
         fc = self.fc
-        template, alias = lower_struct(
+        _, alias = lower_struct(
             self.mod, node, Annotations(fc.structs, self.lw.as_type, self.lw.static_type)
         )
-        if template is not None:
-            fc.preamble.append(template)
         line, _ = self.mod.position(node)
         fc.env.define(Var(alias.name, alias.name, k.TYPE, line))
         fc.structs.add(alias.name)
@@ -547,7 +550,7 @@ class StmtLowerer:
             if numeric is not None:
                 val = cast_value(self.lw, val, numeric.cxx, value, value)
         var = fc.env.lookup(name)
-        if var is None:
+        if var is None or not fc.env.local_to_call(var):
             return self._declare(name, val, value, stmt)
         crosses = var.depth < fc.env.closure_depth()
         same = (
@@ -1269,11 +1272,16 @@ class StmtLowerer:
         for key in ("grid", "block"):
             if key not in options:
                 raise fc.error(call, "bad-launch", f"launch needs {key}=[x, y, z]")
+        sized = None
+        if "smem" not in options and uses_allocator and target is not None:
+            sized = self._allocated_smem(target, params, bound)
         if "smem" in options:
             smem: c.Expr = self.lw.value(options["smem"])
+        elif sized is not None:
+            smem = c.Annotated("smem=", sized)
         elif uses_allocator:
-            # The DSL sizes the launch from the kernel's SmemAllocator calls; bbx does not yet,
-            # and gives the kernel the target's default dynamic shared memory instead.
+            # The DSL sizes the launch from the kernel's SmemAllocator calls; where they cannot
+            # be replayed here, the kernel gets the target's default dynamic shared memory.
             smem = c.Annotated("smem=", c.Id("bbx::smem_allocator_default_bytes"))
         else:
             smem = c.Annotated("smem=", c.Lit("0"))
@@ -1301,6 +1309,55 @@ class StmtLowerer:
             stream,
             tuple(args),
         )
+
+    def _allocated_smem(
+        self, kernel: DslFunction, params: Sequence[ParamSig],
+        bound: dict[str, cst.BaseExpression],
+    ) -> c.Expr | None:
+        """The bytes the kernel's SmemAllocator takes, as the DSL counts them: its allocating
+        statements (bbx.lowering.smem_sizing) replayed here, in a lambda, with the kernel's
+        parameters standing for the launch's arguments and the allocator counting; None when
+        they cannot be replayed."""
+        plan = allocation_slice(self.mod, kernel)
+        if plan is None:
+            return None
+        fc = self.fc
+        reads = set().union(*(smem_sizing_reads(node) for node in plan.statements))
+        saved = (list(fc.meta), list(fc.preamble), set(fc.env.used_cxx))
+        fc.env.push(INLINED)
+        try:
+            line, _ = self.mod.position(kernel.node)
+            for sp in params:
+                arg = bound.get(sp.name)
+                if sp.name not in reads or (arg is None and sp.default is None):
+                    continue
+                val = self.lw.lower(arg if arg is not None else cst.parse_expression(
+                    sp.default or "None"))
+                fc.env.define(Var(sp.name, cxx_name(sp.name), val.kind, line, value=val))
+            body: list[c.Stmt] = []
+            for node in plan.statements:
+                body += self.statement(node)
+            sizes: list[c.Expr] = []
+            for name in plan.allocators:
+                var = fc.env.lookup(name)
+                if var is not None:
+                    sizes.append(c.Call(c.Member(c.Id(var.cxx), "size"), ()))
+        except (TranslationError, DeferredBranch):
+            fc.meta[:], fc.preamble[:] = saved[0], saved[1]
+            fc.env.used_cxx = saved[2]
+            return None
+        finally:
+            fc.env.pop()
+            for node in plan.statements:
+                for name in smem_sizing_defines(node):
+                    fc.env.hidden.pop(name, None)
+        if not sizes:
+            return None
+        total = sizes[0]
+        for size in sizes[1:]:
+            total = c.Call(c.Id("bbx::max"), (total, size))
+        counted = tuple(sizing_allocators(stmt) for stmt in body)
+        return c.Call(c.Lambda((), (*counted, c.Return(total)), "&"), ())
 
     def _sequence_argument(self, arg: cst.BaseExpression) -> list[Val] | None:
         """The elements of a Python sequence of C++ values passed to a kernel (a list of

@@ -10,7 +10,13 @@
 // launch must pass at least `smem.size()` bytes of dynamic shared memory (`launch(smem=...)`, as
 // in the DSL). The static alignment of the returned pointers is known to the copy layer
 // (the dynamic shared memory base is at least 16-byte aligned on every target).
+//
+// `SmemAllocator{smem_sizing}` counts on the host what the kernel's allocations take, for a
+// launch without `smem=` (the translator replays them where the kernel is launched, as the DSL
+// counts them while tracing): the same offsets over no memory; its pointers are never read.
 #pragma once
+
+#include <cstdint>
 
 #include "bbx/config.hpp"
 #include "bbx/layout.hpp"
@@ -21,18 +27,22 @@
 
 namespace bbx {
 
+struct smem_sizing_t {};
+inline constexpr smem_sizing_t smem_sizing{};
+
 struct SmemAllocator {
   unsigned char* base_;
   long long offset_ = 0;
 
   BBX_DEVICE SmemAllocator() : base_(arch::dynamic_smem<unsigned char>()) {}
+  BBX_HOST_DEVICE explicit SmemAllocator(smem_sizing_t) : base_(nullptr) {}
 
   // Bytes allocated so far (including alignment padding).
-  BBX_DEVICE long long size() const { return offset_; }
+  BBX_HOST_DEVICE long long size() const { return offset_; }
 
   // `allocate(num_bytes, byte_alignment)`: raw bytes.
   template <class Bytes, class Align = Int<1>>
-  BBX_DEVICE auto allocate(Bytes const& num_bytes, Align const& = {}) {
+  BBX_HOST_DEVICE auto allocate(Bytes const& num_bytes, Align const& = {}) {
     return allocate_array(type_c<unsigned char>{}, num_bytes, Align{});
   }
 
@@ -40,7 +50,7 @@ struct SmemAllocator {
   // aligned to max(byte_alignment, the struct's alignment) as in the DSL (smem_struct.hpp).
   // `allocate(cutlass.Int32)`: a numeric type gives a pointer to one element, as in the DSL.
   template <class S, class Align = Int<1>>
-  BBX_DEVICE auto allocate(type_c<S> const&, Align const& = {}) {
+  BBX_HOST_DEVICE auto allocate(type_c<S> const&, Align const& = {}) {
     static_assert(is_C_v<Align>, "SmemAllocator: byte_alignment must be a compile-time integer");
     if constexpr (is_numeric_v<S>) {
       return allocate_array(type_c<S>{}, Int<1>{}, Align{});
@@ -52,7 +62,7 @@ struct SmemAllocator {
 
   // `allocate_array(element_type, num_elems=1, byte_alignment=...)`: an smem pointer.
   template <class DType, class Count = Int<1>, class Align = Int<1>>
-  BBX_DEVICE auto allocate_array(DType const&, Count const& count = {}, Align const& = {}) {
+  BBX_HOST_DEVICE auto allocate_array(DType const&, Count const& count = {}, Align const& = {}) {
     using T = dtype_t<DType>;
     static_assert(is_C_v<Align>, "SmemAllocator: byte_alignment must be a compile-time integer");
     constexpr int A = int(Align::value) > int(alignof(T)) ? int(Align::value) : int(alignof(T));
@@ -67,7 +77,7 @@ struct SmemAllocator {
   // tensor with `cosize(layout)` elements; a shape (an integer or a tuple) stands for its compact
   // layout; a swizzle as for MemRange.get_tensor (smem_struct.hpp: swizzled_layout).
   template <class DType, class LayoutOrShape, class Align = Int<1>>
-  BBX_DEVICE auto allocate_tensor(DType const& dtype, LayoutOrShape const& layout,
+  BBX_HOST_DEVICE auto allocate_tensor(DType const& dtype, LayoutOrShape const& layout,
                                   Align const& = {}) {
     if constexpr (is_layout_v<LayoutOrShape>) {
       auto p = allocate_array(dtype, cosize(layout), Align{});
@@ -77,22 +87,24 @@ struct SmemAllocator {
     }
   }
   template <class DType, class LayoutOrShape, class Align, class Sw>
-  BBX_DEVICE auto allocate_tensor(DType const& dtype, LayoutOrShape const& layout, Align const&,
+  BBX_HOST_DEVICE auto allocate_tensor(DType const& dtype, LayoutOrShape const& layout, Align const&,
                                   Sw const& swizzle) {
     auto t = allocate_tensor(dtype, layout, Align{});
     return make_tensor(t.data(), swizzled_layout<dtype_t<DType>>(t.layout(), swizzle));
   }
   template <class DType, class LayoutOrShape, class Sw>
     requires(is_swizzle_v<Sw>)
-  BBX_DEVICE auto allocate_tensor(DType const& dtype, LayoutOrShape const& layout, Sw const& swizzle) {
+  BBX_HOST_DEVICE auto allocate_tensor(DType const& dtype, LayoutOrShape const& layout, Sw const& swizzle) {
     return allocate_tensor(dtype, layout, Int<1>{}, swizzle);
   }
 
  private:
   // The next `bytes` bytes at an offset that is a multiple of `align`.
-  BBX_DEVICE unsigned char* take(long long align, long long bytes) {
+  BBX_HOST_DEVICE unsigned char* take(long long align, long long bytes) {
     offset_ = (offset_ + align - 1) / align * align;
-    unsigned char* p = base_ + offset_;
+    // integer arithmetic: in sizing mode the base is null and the address is never read
+    auto* p = reinterpret_cast<unsigned char*>(reinterpret_cast<std::uintptr_t>(base_) +
+                                               static_cast<std::uintptr_t>(offset_));
     offset_ += bytes;
     return p;
   }

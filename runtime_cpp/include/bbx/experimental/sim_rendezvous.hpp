@@ -47,6 +47,13 @@ struct BlockRendezvous {
   std::map<std::uint64_t, Rendezvous> by_key;
 };
 
+BBX_SIM_FN int rendezvous(std::uint64_t key, int expected, bool pred, bool wait, const char* what,
+                          std::source_location const& loc);
+
+// With the simulator's runtime object (platform/cpu/sim.hpp) the state and rendezvous() are
+// compiled there only: a unit would emit the state's constructor, destructor and TLS
+// initialisation and instantiate its containers, used or not.
+#if defined(BBX_SIM_DEFINE_RUNTIME)
 inline thread_local BlockRendezvous tl_rendezvous;
 
 inline Rendezvous& rendezvous_of(sim::detail::Block& b, std::uint64_t key) {
@@ -59,8 +66,8 @@ inline Rendezvous& rendezvous_of(sim::detail::Block& b, std::uint64_t key) {
   return s.by_key[key];
 }
 
-inline int rendezvous(std::uint64_t key, int expected, bool pred, bool wait, const char* what,
-                      std::source_location const& loc) {
+BBX_SIM_FN int rendezvous(std::uint64_t key, int expected, bool pred, bool wait, const char* what,
+                          std::source_location const& loc) {
   using namespace sim::detail;
   Thread& t = cur(what);
   Block& b = *t.blk;
@@ -102,6 +109,7 @@ inline int rendezvous(std::uint64_t key, int expected, bool pred, bool wait, con
   block_here(t);
   return result;
 }
+#endif  // BBX_SIM_DEFINE_RUNTIME
 
 // Keys: named barrier id in [0, 2^32); warp rendezvous: bit 62 set, the warp and the mask.
 inline std::uint64_t named_barrier_key(int id) { return static_cast<std::uint32_t>(id); }

@@ -24,6 +24,11 @@
 namespace bbx {
 
 namespace sim::detail {
+// Route the tensor layer's access hooks (bbx/tensor/access_hooks.hpp) to the checkers when
+// checked mode is on; called at every launch. Out of line with the simulator's runtime object
+// (sim.hpp), so that units do not emit the hooks.
+BBX_SIM_FN void sync_access_hooks();
+#if defined(BBX_SIM_DEFINE_RUNTIME)
 #if defined(BBX_SIM_HAS_ACCESS_HOOKS)
 inline void tensor_global_hook(const void* p, std::size_t bytes, bool is_write) {
   check_global_access(p, bytes, is_write, std::source_location{});
@@ -35,9 +40,7 @@ inline void tensor_shared_ref_hook(const void* p, std::size_t bytes, bool) {
   check_shared_ref_access(p, bytes, std::source_location{});
 }
 #endif
-// Route the tensor layer's access hooks (bbx/tensor/access_hooks.hpp) to the checkers when
-// checked mode is on; called at every launch.
-inline void sync_access_hooks() {
+BBX_SIM_FN void sync_access_hooks() {
 #if defined(BBX_SIM_HAS_ACCESS_HOOKS)
   if (config().checked) {
     access_hooks.global = &tensor_global_hook;
@@ -49,6 +52,7 @@ inline void sync_access_hooks() {
   }
 #endif
 }
+#endif  // BBX_SIM_DEFINE_RUNTIME
 }  // namespace sim::detail
 
 // Runs kernel(args...) for every thread of the grid; returns when the grid has finished.

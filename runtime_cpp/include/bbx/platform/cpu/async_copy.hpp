@@ -51,6 +51,16 @@ struct AsyncState {
   std::vector<ThreadAsync> threads;
   std::multimap<std::uintptr_t, PendingCopy> pending;  // destination start -> copy
 };
+
+// The work of the three entry points below. With the simulator's runtime object (sim.hpp) it is
+// compiled there only, with the per-thread state: a unit sees these declarations, neither the
+// state (whose constructor, destructor and TLS initialisation a unit would emit, used or not) nor
+// any use of its containers (which every unit would instantiate).
+BBX_SIM_FN void async_issue(void* dst, const void* src, int bytes, std::source_location loc);
+BBX_SIM_FN void async_commit();
+BBX_SIM_FN void async_wait(int pending_groups, std::source_location loc);
+
+#if defined(BBX_SIM_DEFINE_RUNTIME)
 inline thread_local AsyncState async_state;
 
 inline AsyncState& async_for(Block& b) {
@@ -105,12 +115,11 @@ inline void retire(AsyncState& s, std::vector<AsyncCopy>& group, const std::sour
   }
 }
 
+// Installs the checked-mode hook when the simulator runtime is loaded (with the runtime object:
+// there only).
 inline const bool async_check_installed = (async_copy_check = &check_async_pending, true);
 
-}  // namespace detail
-
-inline void async_copy_issue(void* dst, const void* src, int bytes, std::source_location loc) {
-  using namespace detail;
+BBX_SIM_FN void async_issue(void* dst, const void* src, int bytes, std::source_location loc) {
   Thread& t = cur("cp.async");
   Block& b = *t.blk;
   if (bytes <= 0 || bytes > 16) kernel_error("cp.async: a copy moves 1 to 16 bytes");
@@ -127,8 +136,7 @@ inline void async_copy_issue(void* dst, const void* src, int bytes, std::source_
   s.pending.emplace(reinterpret_cast<std::uintptr_t>(dst), PendingCopy{bytes, t.tid, at});
 }
 
-inline void async_copy_commit() {
-  using namespace detail;
+BBX_SIM_FN void async_commit() {
   Thread& t = cur("cp_async_commit_group");
   AsyncState& s = async_for(*t.blk);
   ThreadAsync& ta = s.threads[static_cast<std::size_t>(t.tid)];
@@ -136,8 +144,7 @@ inline void async_copy_commit() {
   ta.open.clear();
 }
 
-inline void async_copy_wait(int pending_groups, std::source_location loc) {
-  using namespace detail;
+BBX_SIM_FN void async_wait(int pending_groups, std::source_location loc) {
   Thread& t = cur("cp_async_wait_group");
   if (pending_groups < 0) kernel_error("cp_async_wait_group: the number of groups left pending must be >= 0");
   AsyncState& s = async_for(*t.blk);
@@ -146,6 +153,17 @@ inline void async_copy_wait(int pending_groups, std::source_location loc) {
     retire(s, ta.committed.front(), loc);
     ta.committed.pop_front();
   }
+}
+#endif  // BBX_SIM_DEFINE_RUNTIME
+
+}  // namespace detail
+
+inline void async_copy_issue(void* dst, const void* src, int bytes, std::source_location loc) {
+  detail::async_issue(dst, src, bytes, loc);
+}
+inline void async_copy_commit() { detail::async_commit(); }
+inline void async_copy_wait(int pending_groups, std::source_location loc) {
+  detail::async_wait(pending_groups, loc);
 }
 
 }  // namespace bbx::sim

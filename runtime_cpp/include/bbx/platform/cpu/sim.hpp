@@ -53,6 +53,11 @@
 // -DBBX_SIM_RUNTIME_EXTERN sees their declarations only and links an object that defines them,
 // compiled once from a unit that defines BBX_SIM_RUNTIME_IMPL as well (bbx builds it per compiler
 // and flags, runtime/prebuilt.py): compiling them is about half the build of a small kernel.
+// The simulator's thread_local state with constructors (async_copy.hpp, experimental/
+// sim_rendezvous.hpp), the functions that use its containers and the initialisers that install
+// checked-mode hooks are defined there too: a unit would emit them, with what they call, and
+// instantiate the containers' members whether its kernels use them or not (a tenth of the
+// elementwise_add sample's build). The runtime unit includes bbx/bbx.hpp: all a unit can.
 #if defined(BBX_SIM_RUNTIME_EXTERN)
 #  define BBX_SIM_FN
 #  if defined(BBX_SIM_RUNTIME_IMPL)

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Simulator throughput: compiles benchmarks/sim_throughput.cpp (g++ -O2, Boost.Context back end
-and, with --ucontext, the ucontext one) and prints the times of
+"""Simulator throughput: compiles benchmarks/sim_throughput.cpp (with the flags of CPU-target
+specialization units, toolchain.simulator_flags; Boost.Context back end and, with --ucontext,
+the ucontext one) and prints the times of
   * a 1M-element elementwise kernel (256 threads/block)       target < 2 s
   * 64 barriers/block x 1,024 blocks x 256 threads             target < 10 s
   * 32-wide xor-shuffle reductions over 256K threads
@@ -11,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -22,18 +22,20 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def build(out: Path, ucontext: bool) -> None:
-    cxx = shutil.which("g++") or shutil.which("c++")
-    if cxx is None:
+    from bbx.targets import toolchain
+
+    try:
+        cxx = toolchain.simulator_compiler().path
+    except FileNotFoundError:
         sys.exit("no C++ compiler")
     cmd = [
         cxx,
-        "-std=c++20",
-        "-O2",
-        "-pthread",
+        *toolchain.simulator_flags(toolchain.unit_opt("cpu")),
         f"-I{ROOT / 'runtime_cpp' / 'include'}",
         str(ROOT / "benchmarks" / "sim_throughput.cpp"),
         "-o",
         str(out),
+        *toolchain.fast_linker_flags(),
     ]
     cmd += ["-DBBX_SIM_UCONTEXT=1"] if ucontext else ["-lboost_context"]
     t0 = time.perf_counter()

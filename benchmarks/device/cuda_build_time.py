@@ -11,15 +11,20 @@ fresh process with a fresh build cache:
   * run: the result against torch.softmax, the kernel's bandwidth at --shape (CUDA events,
     median), and the host time of one call (the kernel is asynchronous: a loop of calls,
     synchronized once), next to torch.softmax on the same tensors.
-The target is a cold build <= 6 s with the run-time figures unchanged.
+The target is a cold build <= 6 s with the run-time figures unchanged; the device code of each
+variant is printed as its SASS instruction count and a digest (`cuobjdump -sass` of the built
+specialization), so that variants with the same device code show the same digest.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import hashlib
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -92,6 +97,20 @@ def phases(csv_path: Path) -> dict[str, float]:
     return out
 
 
+def device_code(cache: Path) -> str:
+    """'N SASS instructions, digest D' of the specialization built into `cache`."""
+    tool = shutil.which("cuobjdump")
+    built = sorted(cache.rglob("specialization.so"))
+    if tool is None or not built:
+        return "device code: (no cuobjdump or no specialization)"
+    sass = subprocess.run([tool, "-sass", str(built[0])], capture_output=True, text=True).stdout
+    # instruction lines: "/*0010*/  IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28] ;  /* 0x... */"
+    code = [re.sub(r"/\*[0-9a-f]{4,}\*/", "", line).split(";")[0].strip()
+            for line in sass.splitlines() if re.match(r"\s+/\*[0-9a-f]{4,}\*/", line)]
+    digest = hashlib.sha256("\n".join(code).encode()).hexdigest()[:12]
+    return f"device code: {len(code)} SASS instructions, digest {digest}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -112,6 +131,7 @@ def main() -> None:
                 print(f"{variant}: failed\n{proc.stdout[-3000:]}{proc.stderr[-3000:]}")
                 continue
             result = json.loads(proc.stdout.strip().splitlines()[-1])
+            result["device_code"] = device_code(Path(tmp) / f"cache{index}")
             rows.append((variant, result, phases(times)))
     import torch
 
@@ -123,6 +143,7 @@ def main() -> None:
               f"{r['kernel_ms']:.3f} ms {r['gbs']:7.1f} GB/s (torch {r['torch_ms']:.3f} ms) | "
               f"call {r['call_us']:5.2f} us (torch.softmax {r['torch_call_us']:5.2f} us)")
         print(f"{'':28s} nvcc phases (s): {top}")
+        print(f"{'':28s} {r['device_code']}")
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ from .frontend.callgraph import build, emission_order
 from .frontend.cross_module import ExternalResolver
 from .frontend.discovery import DslFunction, discover
 from .frontend.imports import NameResolver
-from .lowering.context import ModuleContext
+from .lowering.context import Aggregates, ModuleContext
 from .lowering.function import LoweredFunction, lower_function, lower_variant, meta_block
 from .lowering.records import struct_text
 from .lowering.sequence_params import per_call_note, qualified_name, sequence_params
@@ -323,7 +323,8 @@ def _lower_root(mod: ModuleContext, fn: DslFunction) -> None:
         return
     try:
         callables = mod.call_facts.callables_for(name) if not fn.is_kernel else {}
-        mod.lowered.append(lower_function(mod, fn, sequences=given, callables=callables,
+        mod.lowered.append(lower_function(mod, fn, aggregates=Aggregates(given),
+                                          callables=callables,
                                           values=values))
     except TranslationError as err:
         mod.sink.add(err.diagnostic)

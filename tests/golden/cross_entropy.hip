@@ -22,7 +22,7 @@ using namespace bbx;
 
 // cross_entropy.py:134  def vector_predicate(self, thr_copy, cT, shape)
 template <class Meta, class ThrCopy, class TensorT, class Shape>
-BBX_DEVICE auto CrossEntropy_vector_predicate(ThrCopy thr_copy, TensorT cT, Shape shape_) {
+BBX_DEVICE auto CrossEntropy_vector_predicate(ThrCopy thr_copy, TensorT&& cT, Shape shape_) {
   // cross_entropy.py:138  tTcT = thr_copy.partition_S(cT)
   auto tTcT = thr_copy.partition_S(cT);
   // cross_entropy.py:139  tTpT = cute.make_rmem_tensor((cute.size(tTcT, mode=[0, 1]), cute.size(tTcT, mode=[1])), cutlass.Boolean)
@@ -39,7 +39,7 @@ BBX_DEVICE auto CrossEntropy_vector_predicate(ThrCopy thr_copy, TensorT cT, Shap
 
 // cross_entropy.py:148  def load_tile(self, tiled_copy, thr_copy, gT, tTpT)
 template <class Meta, class TiledCopy, class ThrCopy, class TensorT, class TensorTpT>
-BBX_DEVICE auto CrossEntropy_load_tile(TiledCopy tiled_copy, ThrCopy thr_copy, TensorT gT, TensorTpT tTpT) {
+BBX_DEVICE auto CrossEntropy_load_tile(TiledCopy tiled_copy, ThrCopy thr_copy, TensorT&& gT, TensorTpT&& tTpT) {
   // cross_entropy.py:154  tTgT = thr_copy.partition_S(gT)
   auto tTgT = thr_copy.partition_S(gT);
   // cross_entropy.py:155  tTrT = cute.make_fragment_like(tTgT)
@@ -73,7 +73,7 @@ BBX_DEVICE auto CrossEntropy_rescale(float s, float m, float m_new) {
 
 // cross_entropy.py:107  def row_reduce_online(self, m, s, buf)
 template <class Meta, class TensorBuf>
-BBX_DEVICE auto CrossEntropy_row_reduce_online(float m, float s, TensorBuf buf) {
+BBX_DEVICE auto CrossEntropy_row_reduce_online(float m, float s, TensorBuf&& buf) {
   // cross_entropy.py:112  for i in cutlass.range_constexpr(self.shuffle_steps):
   static_for<Meta::self_shuffle_steps::value>([&](auto i) {
     // cross_entropy.py:113  m_other = cute.arch.shuffle_sync_bfly(m, offset=1 << i)

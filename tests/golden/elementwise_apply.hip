@@ -38,7 +38,7 @@ BBX_GLOBAL BBX_LAUNCH_BOUNDS(MaxThreads) void apply_kernel(Op op, TensorA gA, Te
 
 // elementwise_apply.py:38  def elementwise_apply(op, mA, mB, mC)
 template <class Meta, class Op, class TensorA, class TensorB, class TensorC>
-void elementwise_apply(Op op, TensorA mA, TensorB mB, TensorC mC, Stream stream) {
+void elementwise_apply(Op op, TensorA&& mA, TensorB&& mB, TensorC&& mC, Stream stream) {
   // elementwise_apply.py:40  threads = 128
   auto threads = _128{};
   // elementwise_apply.py:41  vec = 4

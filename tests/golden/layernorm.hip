@@ -28,7 +28,7 @@ using namespace bbx;
 
 // layernorm.py:154  def vector_predicate(self, thr_copy, cT, shape)
 template <class Meta, class ThrCopy, class TensorT, class Shape>
-BBX_DEVICE auto LayerNorm_vector_predicate(ThrCopy thr_copy, TensorT cT, Shape shape_) {
+BBX_DEVICE auto LayerNorm_vector_predicate(ThrCopy thr_copy, TensorT&& cT, Shape shape_) {
   // layernorm.py:158  tTcT = thr_copy.partition_S(cT)
   auto tTcT = thr_copy.partition_S(cT);
   // layernorm.py:159  tTpT = cute.make_rmem_tensor((cute.size(tTcT, mode=[0, 1]), cute.size(tTcT, mode=[1])), cutlass.Boolean)
@@ -45,7 +45,7 @@ BBX_DEVICE auto LayerNorm_vector_predicate(ThrCopy thr_copy, TensorT cT, Shape s
 
 // layernorm.py:168  def load_tile(self, tiled_copy, thr_copy, gT, tTpT)
 template <class Meta, class TiledCopy, class ThrCopy, class TensorT, class TensorTpT>
-BBX_DEVICE auto LayerNorm_load_tile(TiledCopy tiled_copy, ThrCopy thr_copy, TensorT gT, TensorTpT tTpT) {
+BBX_DEVICE auto LayerNorm_load_tile(TiledCopy tiled_copy, ThrCopy thr_copy, TensorT&& gT, TensorTpT&& tTpT) {
   // layernorm.py:173  tTgT = thr_copy.partition_S(gT)
   auto tTgT = thr_copy.partition_S(gT);
   // layernorm.py:174  tTrT = cute.make_fragment_like(tTgT)
@@ -69,7 +69,7 @@ BBX_DEVICE auto LayerNorm_load_tile(TiledCopy tiled_copy, ThrCopy thr_copy, Tens
 
 // layernorm.py:185  def shifted(self, tTrT, shift, tTpT)
 template <class Meta, class TensorTrT, class TensorTpT>
-BBX_DEVICE auto LayerNorm_shifted(TensorTrT tTrT, float shift, TensorTpT tTpT) {
+BBX_DEVICE auto LayerNorm_shifted(TensorTrT&& tTrT, float shift, TensorTpT&& tTpT) {
   // layernorm.py:188  d = tTrT.load().to(cutlass.Float32) - shift
   auto d = to<float>(tTrT.load()) - shift;
   // layernorm.py:189  if cutlass.const_expr(self.padded):
@@ -94,7 +94,7 @@ BBX_DEVICE auto LayerNorm_shifted(TensorTrT tTrT, float shift, TensorTpT tTpT) {
 
 // layernorm.py:131  def row_sum2(self, a, b, buf)
 template <class Meta, class TensorBuf>
-BBX_DEVICE auto LayerNorm_row_sum2(float a, float b, TensorBuf buf) {
+BBX_DEVICE auto LayerNorm_row_sum2(float a, float b, TensorBuf&& buf) {
   // layernorm.py:136  for i in cutlass.range_constexpr(self.shuffle_steps):
   static_for<Meta::self_shuffle_steps::value>([&](auto i) {
     // layernorm.py:137  a = a + cute.arch.shuffle_sync_bfly(a, offset=1 << i)
@@ -136,7 +136,7 @@ BBX_DEVICE auto LayerNorm_row_sum2(float a, float b, TensorBuf buf) {
 // layernorm.py:199  def store_tile(self, tiled_copy, thr_copy, tTrT, mean, rstd, mW, mB, has_weight, has_bias, t, gY, tTpT)
 // with has_weight = mW is not None, has_bias = mB is not None
 template <class Meta, class TiledCopy, class ThrCopy, class TensorTrT, class TensorW, class TensorB, class TensorY, class TensorTpT>
-BBX_DEVICE auto LayerNorm_store_tile__has_weight_mW_is_not_None_has_bias_mB_is_not_None(TiledCopy tiled_copy, ThrCopy thr_copy, TensorTrT tTrT, float mean, float rstd, TensorW mW, TensorB mB, int32_t t, TensorY gY, TensorTpT tTpT) {
+BBX_DEVICE auto LayerNorm_store_tile__has_weight_mW_is_not_None_has_bias_mB_is_not_None(TiledCopy tiled_copy, ThrCopy thr_copy, TensorTrT&& tTrT, float mean, float rstd, TensorW&& mW, TensorB&& mB, int32_t t, TensorY&& gY, TensorTpT&& tTpT) {
   // layernorm.py:208  y = (tTrT.load().to(cutlass.Float32) - mean) * rstd
   auto y = (to<float>(tTrT.load()) - mean) * rstd;
   // layernorm.py:209  if cutlass.const_expr(has_weight):

@@ -23,7 +23,7 @@ using namespace bbx;
 
 // rmsnorm.py:131  def vector_predicate(self, thr_copy, cT, shape)
 template <class Meta, class ThrCopy, class TensorT, class Shape>
-BBX_DEVICE auto RMSNorm_vector_predicate(ThrCopy thr_copy, TensorT cT, Shape shape_) {
+BBX_DEVICE auto RMSNorm_vector_predicate(ThrCopy thr_copy, TensorT&& cT, Shape shape_) {
   // rmsnorm.py:135  tTcT = thr_copy.partition_S(cT)
   auto tTcT = thr_copy.partition_S(cT);
   // rmsnorm.py:136  tTpT = cute.make_rmem_tensor((cute.size(tTcT, mode=[0, 1]), cute.size(tTcT, mode=[1])), cutlass.Boolean)
@@ -40,7 +40,7 @@ BBX_DEVICE auto RMSNorm_vector_predicate(ThrCopy thr_copy, TensorT cT, Shape sha
 
 // rmsnorm.py:145  def load_tile(self, tiled_copy, thr_copy, gT, tTpT)
 template <class Meta, class TiledCopy, class ThrCopy, class TensorT, class TensorTpT>
-BBX_DEVICE auto RMSNorm_load_tile(TiledCopy tiled_copy, ThrCopy thr_copy, TensorT gT, TensorTpT tTpT) {
+BBX_DEVICE auto RMSNorm_load_tile(TiledCopy tiled_copy, ThrCopy thr_copy, TensorT&& gT, TensorTpT&& tTpT) {
   // rmsnorm.py:150  tTgT = thr_copy.partition_S(gT)
   auto tTgT = thr_copy.partition_S(gT);
   // rmsnorm.py:151  tTrT = cute.make_fragment_like(tTgT)
@@ -64,7 +64,7 @@ BBX_DEVICE auto RMSNorm_load_tile(TiledCopy tiled_copy, ThrCopy thr_copy, Tensor
 
 // rmsnorm.py:114  def row_sum(self, val, buf)
 template <class Meta, class TensorBuf>
-BBX_DEVICE auto RMSNorm_row_sum(float val, TensorBuf buf) {
+BBX_DEVICE auto RMSNorm_row_sum(float val, TensorBuf&& buf) {
   // rmsnorm.py:118  for i in cutlass.range_constexpr(self.shuffle_steps):
   static_for<Meta::self_shuffle_steps::value>([&](auto i) {
     // rmsnorm.py:119  val = val + cute.arch.shuffle_sync_bfly(val, offset=1 << i)
@@ -95,7 +95,7 @@ BBX_DEVICE auto RMSNorm_row_sum(float val, TensorBuf buf) {
 
 // rmsnorm.py:162  def store_tile(self, tiled_copy, thr_copy, tXrX, rstd, gW, gY, tTpT)
 template <class Meta, class TiledCopy, class ThrCopy, class TensorXrX, class TensorW, class TensorY, class TensorTpT>
-BBX_DEVICE auto RMSNorm_store_tile(TiledCopy tiled_copy, ThrCopy thr_copy, TensorXrX tXrX, float rstd, TensorW gW, TensorY gY, TensorTpT tTpT) {
+BBX_DEVICE auto RMSNorm_store_tile(TiledCopy tiled_copy, ThrCopy thr_copy, TensorXrX&& tXrX, float rstd, TensorW&& gW, TensorY&& gY, TensorTpT&& tTpT) {
   // rmsnorm.py:169  tWrW = self.load_tile(tiled_copy, thr_copy, gW, tTpT)
   auto tWrW = RMSNorm_load_tile<Meta>(tiled_copy, thr_copy, gW, tTpT);
   // rmsnorm.py:170  tYgY = thr_copy.partition_D(gY)

@@ -24,7 +24,7 @@ using namespace bbx;
 
 // softmax.py:180  def vector_predicate(self, thr_copy, cT, shape)
 template <class Meta, class ThrCopy, class TensorT, class Shape>
-BBX_DEVICE auto Softmax_vector_predicate(ThrCopy thr_copy, TensorT cT, Shape shape_) {
+BBX_DEVICE auto Softmax_vector_predicate(ThrCopy thr_copy, TensorT&& cT, Shape shape_) {
   // softmax.py:184  tTcT = thr_copy.partition_S(cT)
   auto tTcT = thr_copy.partition_S(cT);
   // softmax.py:185  tTpT = cute.make_rmem_tensor((cute.size(tTcT, mode=[0, 1]), cute.size(tTcT, mode=[1])), cutlass.Boolean)
@@ -41,7 +41,7 @@ BBX_DEVICE auto Softmax_vector_predicate(ThrCopy thr_copy, TensorT cT, Shape sha
 
 // softmax.py:194  def load_tile(self, tiled_copy, thr_copy, gT, tTpT)
 template <class Meta, class TiledCopy, class ThrCopy, class TensorT, class TensorTpT>
-BBX_DEVICE auto Softmax_load_tile(TiledCopy tiled_copy, ThrCopy thr_copy, TensorT gT, TensorTpT tTpT) {
+BBX_DEVICE auto Softmax_load_tile(TiledCopy tiled_copy, ThrCopy thr_copy, TensorT&& gT, TensorTpT&& tTpT) {
   // softmax.py:200  tTgT = thr_copy.partition_S(gT)
   auto tTgT = thr_copy.partition_S(gT);
   // softmax.py:201  tTrT = cute.make_fragment_like(tTgT)
@@ -75,7 +75,7 @@ BBX_DEVICE auto Softmax_rescale(float s, float m, float m_new) {
 
 // softmax.py:155  def row_reduce_online(self, m, s, buf)
 template <class Meta, class TensorBuf>
-BBX_DEVICE auto Softmax_row_reduce_online(float m, float s, TensorBuf buf) {
+BBX_DEVICE auto Softmax_row_reduce_online(float m, float s, TensorBuf&& buf) {
   // softmax.py:158  for i in cutlass.range_constexpr(self.shuffle_steps):
   static_for<Meta::self_shuffle_steps::value>([&](auto i) {
     // softmax.py:159  m_other = cute.arch.shuffle_sync_bfly(m, offset=1 << i)
@@ -125,7 +125,7 @@ BBX_DEVICE auto Softmax_row_reduce_online(float m, float s, TensorBuf buf) {
 
 // softmax.py:212  def store_tile(self, tiled_copy, thr_copy, y, gY, tTpT)
 template <class Meta, class TiledCopy, class ThrCopy, class Y, class TensorY, class TensorTpT>
-BBX_DEVICE auto Softmax_store_tile(TiledCopy tiled_copy, ThrCopy thr_copy, Y y, TensorY gY, TensorTpT tTpT) {
+BBX_DEVICE auto Softmax_store_tile(TiledCopy tiled_copy, ThrCopy thr_copy, Y y, TensorY&& gY, TensorTpT&& tTpT) {
   // softmax.py:216  tYgY = thr_copy.partition_D(gY)
   auto tYgY = thr_copy.partition_D(gY);
   // softmax.py:217  tYrY = cute.make_fragment_like(tYgY)
@@ -138,7 +138,7 @@ BBX_DEVICE auto Softmax_store_tile(TiledCopy tiled_copy, ThrCopy thr_copy, Y y, 
 
 // softmax.py:128  def row_reduce(self, val, op, init, buf)
 template <class Meta, class Op, class TensorBuf>
-BBX_DEVICE auto Softmax_row_reduce(float val, Op op, float init, TensorBuf buf) {
+BBX_DEVICE auto Softmax_row_reduce(float val, Op op, float init, TensorBuf&& buf) {
   // softmax.py:135  for i in cutlass.range_constexpr(self.shuffle_steps):
   static_for<Meta::self_shuffle_steps::value>([&](auto i) {
     // softmax.py:136  val = op(val, cute.arch.shuffle_sync_bfly(val, offset=1 << i))

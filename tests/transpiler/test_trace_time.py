@@ -624,3 +624,70 @@ print("PASS")
 
 def test_assignments_in_nested_functions_are_local_on_simulator(tmp_path: Path) -> None:
     run_driver_on_simulator(tmp_path, {"shadow_kernels.py": SHADOWING}, SHADOWING_DRIVER)
+
+
+NAMESPACES = '''
+from types import SimpleNamespace
+
+import cutlass
+import cutlass.cute as cute
+
+
+class Blocks:
+    def __init__(self, cols: int):
+        self.cols = cols
+
+    def _reduce(self, val, op):  # a plain helper given a Python function
+        return op(val, cute.arch.shuffle_sync_bfly(val, offset=1))
+
+    @cute.jit
+    def accumulate(self, params, acc):  # a namespace of DSL values, read field by field
+        scale = 2.0 if cutlass.const_expr(self.dtype == cutlass.Float32) else 1.0
+        x = params.src[params.row, params.col] * scale
+        acc[params.row, params.col] = self._reduce(x, lambda a, b: a + b) + params.step
+
+    @cute.kernel
+    def kernel(self, mSrc: cute.Tensor, mAcc: cute.Tensor, n: cutlass.Int32):
+        tidx, _, _ = cute.arch.thread_idx()
+        params = SimpleNamespace(src=mSrc, row=0, col=tidx, step=cutlass.Int32(0))
+        for r in cutlass.range_constexpr(2):  # a field rebound at trace time
+            params.row = r
+            params.step = r * 10
+            self.accumulate(params, mAcc)
+        for r in range(2, n):  # and in a run-time loop
+            params.row = r
+            params.step = params.step + 10
+            self.accumulate(params, mAcc)
+        mAcc[n, tidx] = cutlass.Float32(params.step)  # the last value, after the loop
+
+    @cute.jit
+    def __call__(self, src: cute.Tensor, acc: cute.Tensor):
+        self.dtype = src.element_type  # a type of the specialization, read by the kernel
+        self.kernel(src, acc, cute.size(src, mode=[0])).launch(
+            grid=[1, 1, 1], block=[self.cols, 1, 1])
+'''
+
+NAMESPACES_DRIVER = '''
+import torch
+from cutlass.cute.runtime import from_dlpack
+
+from namespace_kernels import Blocks
+
+rows, cols = 5, 32
+src = torch.randn(rows, cols)
+acc = torch.full((rows + 1, cols), float("nan"))
+Blocks(cols)(from_dlpack(src), from_dlpack(acc))
+x = src * 2.0
+pairs = x + x.view(rows, cols // 2, 2).flip(-1).reshape(rows, cols)  # lane ^ 1
+steps = torch.tensor([0.0, 10.0, 20.0, 30.0, 40.0]).unsqueeze(1)
+assert torch.allclose(acc[:rows], pairs + steps, atol=1e-5), (acc[:rows] - pairs - steps)
+assert torch.equal(acc[rows], torch.full((cols,), 40.0)), acc[rows]
+print("PASS")
+'''
+
+
+def test_namespaces_functions_and_traced_types_on_simulator(tmp_path: Path) -> None:
+    """A SimpleNamespace of DSL values passed to a helper, its fields rebound in unrolled and
+    run-time loops (flash attention's `basic_params.n_block = n_block`); a lambda given to a
+    plain helper's parameter; `self.dtype = mX.element_type` read in the kernel."""
+    run_driver_on_simulator(tmp_path, {"namespace_kernels.py": NAMESPACES}, NAMESPACES_DRIVER)

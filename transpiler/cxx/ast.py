@@ -294,6 +294,8 @@ Stmt = (
 class Param:
     type: CxxType
     name: str
+    #: a forwarding reference (`T&& name`): the argument itself, not a copy
+    forward: bool = False
 
 
 @dataclass

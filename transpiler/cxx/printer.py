@@ -194,7 +194,8 @@ def function_text(f: c.Function) -> str:
     lines = [f"// {line}".rstrip() for line in f.comments]
     if f.template_params:
         lines.append("template <" + ", ".join(f"class {p}" for p in f.template_params) + ">")
-    params = ", ".join(f"{type_text(p.type)} {p.name}" for p in f.params)
+    params = ", ".join(f"{type_text(p.type)}{'&&' if p.forward else ''} {p.name}"
+                       for p in f.params)
     head = " ".join(part for part in (f.space, f.return_type) if part)
     lines.append(f"{head} {f.name}({params}) {{")
     lines += _block(f.body, 1)

@@ -78,6 +78,12 @@ def register(r: Registry) -> None:
         example="a = layout.max_alignment\nb = cutlass.const_expr(gA.layout[0].max_alignment > 1)"))
     r.add_member(Cat.LAYOUT, "get_hier_coord", CustomMethod(
         _hier_coord, example="crd = layout.get_hier_coord(tidx)"))
+    # ComposedLayout: inner(offset + outer(c)).
+    composed = ("L = cute.make_composed_layout(cute.make_swizzle(3, 3, 3), 0, "
+                "cute.make_layout((8, 64), stride=(64, 1)))\n")
+    for name, result in (("inner", k.VALUE), ("offset", k.VALUE), ("outer", k.LAYOUT)):
+        r.add_member(Cat.LAYOUT, name, Attribute(
+            name, result, example=f"{composed}{name}_part = L.{name}"))
     # Copy objects.
     r.add_member(_COPY_OBJECTS, "value_type", Attribute(
         custom=_value_type, example="T = atom.value_type\nT2 = tiled_copy.value_type"))

@@ -82,6 +82,9 @@ def register(r: Registry) -> None:
     for row in NUMERIC_TYPES:
         names = [f"{m}.{row.dsl_name}" for m in EXPORTING_MODULES]
         r.add(names, NumericTypeEntry(row, example=f"y = cutlass.{row.dsl_name}(1)"))
+        for m in EXPORTING_MODULES:  # the type's zero, in the type (`cutlass.Float32.zero`)
+            r.add(f"{m}.{row.dsl_name}.zero", Constant(
+                0.0 if row.is_float else 0, example=f"y = cutlass.{row.dsl_name}.zero"))
         if row.is_float:
             for m in EXPORTING_MODULES:
                 r.add(f"{m}.{row.dsl_name}.inf", Constant(

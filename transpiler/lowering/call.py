@@ -21,7 +21,7 @@ from ..dsl.roles import Role
 from ..frontend.cross_module import ExternalHelper
 from ..frontend.discovery import DslFunction
 from ..frontend.walk import walk
-from .context import ModuleContext
+from .context import Aggregates, ModuleContext
 from .expr import ExprLowerer
 from .names import cxx_name
 from .records import construct
@@ -475,6 +475,8 @@ def helper_call(
         given = lw.bind(node, names, f"'{target.name}'", 0)
     bound: dict[str, Val] = {}
     kinds: dict[str, Kind] = {}  # what the C++ arguments are (the variant knows it)
+    sequences: dict[str, tuple[Kind, ...]] = {}  # Python sequences: one C++ argument each
+    records: dict[str, tuple[tuple[str, Kind], ...]] = {}  # namespaces: one per field
     cxx_args: dict[str, c.Expr] = {}
     for p in params:
         pname = p.name.value
@@ -491,10 +493,25 @@ def helper_call(
         arg = given.get(pname, p.default)
         if arg is None:
             raise fc.error(node, "bad-arguments", f"'{target.name}' needs argument '{pname}'")
+        if isinstance(arg, cst.Lambda) and not _is_constexpr(lw, p):
+            # a Python function given to a plain parameter: the call is traced with it
+            bound[pname] = Val(Kind(Cat.FUNC), node=arg, function=PyFunction(arg))
+            continue
         if not isinstance(arg, cst.Lambda) and not _runtime_scalar(lw, p):
             val = lw.lower(arg)
-            if _python_level(val):
+            if _python_level(val) or val.function is not None:
                 bound[pname] = val
+                continue
+            if _is_aggregate(val):  # a sequence of DSL objects, a namespace: element by element
+                assert val.items is not None
+                labels = val.fields or tuple(str(i) for i in range(len(val.items)))
+                for label, item in zip(labels, val.items, strict=True):
+                    cxx_args[f"{pname}_{label}"] = lw.materialize(item, True, item.node or arg)
+                if val.fields is None:
+                    sequences[pname] = tuple(v.kind for v in val.items)
+                else:
+                    records[pname] = tuple(
+                        (f, v.kind) for f, v in zip(val.fields, val.items, strict=True))
                 continue
             if val.kind.cat in _KNOWN_ARGUMENT_CATS:
                 kinds[pname] = val.kind
@@ -504,7 +521,8 @@ def helper_call(
     role = "device" if fc.role in ("kernel", "device") else "host"
     lw.mod.current_static_branch = fc.env.in_static_branch()
     try:
-        variant = lw.mod.lower_variant(target, bound, kinds, role, node, None)
+        variant = lw.mod.lower_variant(target, bound, kinds, role, node,
+                                       Aggregates(sequences, records))
     finally:
         lw.mod.current_static_branch = False
     fc.calls.append(variant.cxx_name)
@@ -522,6 +540,17 @@ _KNOWN_ARGUMENT_CATS = frozenset({
     Cat.SMEM_ALLOCATOR, Cat.STRUCT_REF, Cat.TYPE, Cat.FUNC, Cat.RECORD, Cat.MMA_ATOM,
     Cat.TILED_MMA, Cat.THR_MMA, Cat.NAMED_BARRIER,
 })  # fmt: skip
+
+
+def _is_aggregate(val: Val) -> bool:
+    """A Python sequence holding DSL objects (tensors, layouts, atoms...) or a namespace
+    (SimpleNamespace, dict) of DSL values: passed to a helper element by element, as the DSL
+    passes the Python object (its elements keep their kinds)."""
+    if val.items is None or _python_level(val) or any(v.items is not None for v in val.items):
+        return False
+    if val.fields is not None:
+        return val.kind.cat is Cat.RECORD and val.kind.value is None
+    return any(v.kind.cat in _KNOWN_ARGUMENT_CATS for v in val.items)
 
 
 def _python_level(val: Val) -> bool:

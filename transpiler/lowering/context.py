@@ -30,6 +30,23 @@ VariantKey = tuple[str, tuple[tuple[str, object], ...]]
 
 
 @dataclass(frozen=True)
+class Aggregates:
+    """Parameters given Python aggregates of C++ values, which a function takes element by
+    element (one C++ parameter each): sequences (a list of tensors: the element kinds) and
+    namespaces (SimpleNamespace, dict: the field names and kinds)."""
+
+    sequences: dict[str, tuple[Kind, ...]] = field(default_factory=dict)
+    records: dict[str, tuple[tuple[str, Kind], ...]] = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return bool(self.sequences or self.records)
+
+    def key(self) -> tuple[tuple[str, object], ...]:
+        return (*((n, ("sequence", kds)) for n, kds in sorted(self.sequences.items())),
+                *((n, ("record", fks)) for n, fks in sorted(self.records.items())))
+
+
+@dataclass(frozen=True)
 class Variant:
     """A helper lowered for one binding of its Python-level parameters."""
 
@@ -89,8 +106,7 @@ class ModuleContext:
     current_static_branch: bool = False
     lower_variant: (
         Callable[
-            [DslFunction, dict[str, Val], dict[str, Kind], str, cst.CSTNode,
-             dict[str, tuple[Kind, ...]] | None],
+            [DslFunction, dict[str, Val], dict[str, Kind], str, cst.CSTNode, Aggregates | None],
             Variant,
         ]
         | None

@@ -252,6 +252,11 @@ class ExprLowerer:
             traced = fc.traced_attribute(node)
             if traced is not None:
                 return _value_scan(traced.value)
+            base = node
+            while isinstance(base.value, cst.Attribute):
+                base = base.value
+            if fc.traced_attribute(base) is not None:  # `self.x.width`, x set while tracing
+                return None
             if fc.self_name and name.startswith(fc.self_name + "."):
                 first = name.split(".")[1]
                 cls = fc.fn.cls

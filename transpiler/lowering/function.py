@@ -20,7 +20,7 @@ from ..diagnostics import DiagnosticSink, TranslationError
 from ..frontend.discovery import DslClass, DslFunction
 from ..frontend.imports import local_names
 from ..frontend.walk import children, walk
-from .context import FunctionContext, ModuleContext, Variant, VariantKey
+from .context import Aggregates, FunctionContext, ModuleContext, Variant, VariantKey
 from .host_callables import UnknownCallable, host_function
 from .names import cxx_name
 from .signature import ParamSig, Signature, camel, signature
@@ -88,6 +88,10 @@ def _dynamic_targets(body: cst.BaseSuite, mod: ModuleContext) -> set[str]:
             return
         if dynamic and isinstance(node, cst.AssignTarget) and isinstance(node.target, cst.Name):
             names.add(node.target.value)
+        if (dynamic and isinstance(node, cst.AssignTarget)
+                and isinstance(node.target, cst.Attribute)
+                and isinstance(node.target.value, cst.Name)):  # `ns.field = ...`
+            names.add(f"{node.target.value.value}.{node.target.attr.value}")
         if dynamic and isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name):
             names.add(node.target.value)
         for child in children(node):
@@ -95,6 +99,38 @@ def _dynamic_targets(body: cst.BaseSuite, mod: ModuleContext) -> set[str]:
 
     visit(body, False)
     return names
+
+
+#: Kinds of objects a helper takes by reference: a tensor (a register fragment is its storage),
+#: a run-time scalar that is a namespace's field (the caller's object, as in Python).
+_BY_REFERENCE = frozenset({Cat.TENSOR, Cat.DYNAMIC})
+
+
+def _rebound_names(body: cst.BaseSuite) -> set[str]:
+    """Names a function body binds (assignment, loop and `with` targets, del)."""
+    names: set[str] = set()
+    for node in walk(body, into_lambdas=False):
+        target = None
+        if isinstance(node, cst.AssignTarget):
+            target = node.target
+        elif isinstance(node, (cst.AnnAssign, cst.AugAssign)):
+            target = node.target
+        elif isinstance(node, (cst.For, cst.CompFor)):
+            target = node.target
+        if target is not None:
+            names |= _target_names(target)
+    return names
+
+
+def _target_names(target: cst.BaseExpression) -> set[str]:
+    """The names an assignment target binds (not those `t[i] = ...` or `o.x = ...` use)."""
+    if isinstance(target, cst.Name):
+        return {target.value}
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return {n for e in target.elements for n in _target_names(e.value)}
+    if isinstance(target, cst.StarredElement):
+        return _target_names(target.value)
+    return set()
 
 
 def _has_value_return(body: cst.BaseSuite) -> bool:
@@ -116,21 +152,21 @@ def lower_function(
     cxx_name_override: str | None = None,
     kinds: dict[str, Kind] | None = None,
     role: str | None = None,
-    sequences: dict[str, tuple[Kind, ...]] | None = None,
+    aggregates: Aggregates | None = None,
     callables: dict[str, str] | None = None,
     values: dict[str, object] | None = None,
 ) -> LoweredFunction:
     """Lower one function. `bound` binds parameters to values known at translation (a helper
     variant: the DSL traces each call with the Python values it is given); those parameters
     are not C++ parameters of the result, named `cxx_name_override`. `kinds` gives the kinds
-    of the other arguments at the call (a tensor, a layout...). `sequences` gives the element
-    kinds of the Python sequences parameters are given (bbx.lowering.sequence_params): each
-    element is a C++ parameter of its own. `callables` names the Python functions host Python
+    of the other arguments at the call (a tensor, a layout...). `aggregates`: parameters given
+    Python sequences (bbx.lowering.sequence_params) or namespaces of C++ values: each element
+    is a C++ parameter of its own. `callables` names the Python functions host Python
     gives Constexpr parameters (bbx.lowering.host_callables): they are traced. `values`: Python
     data host Python gives parameters used as Python sequences: they stand for the value."""
     bound = bound or {}
     kinds = kinds or {}
-    sequences = sequences or {}
+    aggregates = aggregates or Aggregates()
     callables = callables or {}
     values = values or {}
     if fn.is_kernel:
@@ -168,18 +204,28 @@ def lower_function(
     # which its launch site knows: static block extents become launch bounds.
     template_params = ["Meta", "MaxThreads"] if role == "kernel" else ["Meta"]
     cxx_params: list[str] = []  # the C++ parameters of the result, by Python-level name
+    helper = not fn.is_kernel and (cxx_name_override is not None or role == "device")
+    rebound = _rebound_names(fn.node.body)
     for ps in sig.params:
-        if ps.name in sequences:  # a Python sequence: one C++ parameter per element
+        parts = _aggregate_parts(ps.name, aggregates)
+        if parts is not None:  # a Python aggregate: one C++ parameter per element
             items = []
-            for i, element in enumerate(sequences[ps.name]):
-                element_type = f"{ps.template or camel(ps.name)}{i}"
-                element_name = cxx_name(f"{ps.name}_{i}")
+            for label, element in parts:
+                element_type = f"{ps.template or camel(ps.name)}{camel(label)}"
+                element_name = cxx_name(f"{ps.name}_{label}")
                 template_params.append(element_type)
-                cparams.append(c.Param(c.Type(element_type), element_name))
-                cxx_params.append(f"{ps.name}_{i}")
+                # the elements themselves: a namespace's fields are the caller's, as in Python
+                cparams.append(c.Param(c.Type(element_type), element_name,
+                                       helper and element.cat in _BY_REFERENCE))
+                cxx_params.append(f"{ps.name}_{label}")
                 fc.env.used_cxx.add(element_name)
                 items.append(Val(element, c.Id(element_name)))
-            held = Val(Kind(Cat.TUPLE, elems=tuple(v.kind for v in items)), items=tuple(items))
+            if ps.name in aggregates.records:
+                held = Val(Kind(Cat.RECORD), items=tuple(items),
+                           fields=tuple(label for label, _ in parts))
+            else:
+                held = Val(Kind(Cat.TUPLE, elems=tuple(v.kind for v in items)),
+                           items=tuple(items))
             fc.env.define(Var(ps.name, cxx_name(ps.name), held.kind, line, value=held))
             continue
         if ps.name in bound:  # bound at translation: uses stand for the value
@@ -226,7 +272,12 @@ def lower_function(
             Var(ps.name, spelled, kind, line, template_type=ps.template,
                 param=cxx_name_override is None)
         )
-        cparams.append(c.Param(ps.type, cxx_name(ps.name)))
+        # A helper takes the tensors it is given, as Python passes them (a register fragment
+        # it writes, a view it returns into it), unless it rebinds the name (then a copy).
+        # (Not a static value: a reference is no constant expression for `if constexpr`.)
+        forward = (helper and ps.template is not None and ps.name not in rebound
+                   and kind.cat in _BY_REFERENCE)
+        cparams.append(c.Param(ps.type, cxx_name(ps.name), forward))
         cxx_params.append(ps.name)
     # The @cute.struct classes a kernel reads through `self.x`: its last template parameters.
     if fn.cls is not None:
@@ -273,7 +324,7 @@ def lower_function(
         fn, role, cxx, fc.meta, sig, fc.preamble, name, result, fc.calls, tuple(cxx_params),
         # a helper bound to Python values, or a kernel lowered for a launch's sequences
         is_variant=name != fn.cxx_name or bool(bound) or (
-            bool(sequences) and cxx_name_override is not None),
+            bool(aggregates) and cxx_name_override is not None),
     )
 
 
@@ -312,18 +363,18 @@ def lower_variant(
     kinds: dict[str, Kind],
     role: str,
     site: cst.CSTNode,
-    sequences: dict[str, tuple[Kind, ...]] | None = None,
+    aggregates: Aggregates | None = None,
 ) -> Variant:
     """The variant of helper `fn` for `bound` (lowered on first request; callees are lowered
     before the function that calls them, so `mod.lowered` stays in emission order). A kernel
-    has variants only for the Python sequences it is launched with (`sequences`)."""
-    sequences = sequences or {}
+    has variants only for the Python sequences it is launched with (`aggregates`)."""
+    aggregates = aggregates or Aggregates()
     key: VariantKey = (
         fn.cxx_name,
         (
             *((n, _value_key(mod, v)) for n, v in bound.items()),
             *((n, ("kind", kd)) for n, kd in sorted(kinds.items())),
-            *((n, ("sequence", kds)) for n, kds in sorted(sequences.items())),
+            *aggregates.key(),
             ("", ("role", role if fn.decorator == "plain" else "")),
         ),
     )
@@ -358,7 +409,7 @@ def lower_variant(
         # A plain (undecorated) helper runs where its caller runs; a jit helper where the call
         # graph says (on both sides for a helper that host and device code call).
         lowered = lower_function(
-            mod, fn, bound, name, kinds, role if fn.decorator == "plain" else None, sequences
+            mod, fn, bound, name, kinds, role if fn.decorator == "plain" else None, aggregates
         )
     finally:
         mod.names.locals = saved_locals
@@ -396,8 +447,21 @@ def _renamed_text(lf: LoweredFunction, name: str) -> str:
     return function_text(renamed) + "\n".join(lf.preamble)
 
 
+def _aggregate_parts(name: str, aggregates: Aggregates) -> list[tuple[str, Kind]] | None:
+    """(label, kind) of each element of the aggregate parameter `name` is given, or None."""
+    if name in aggregates.sequences:
+        return [(str(i), kd) for i, kd in enumerate(aggregates.sequences[name])]
+    if name in aggregates.records:
+        return list(aggregates.records[name])
+    return None
+
+
 def _value_key(mod: ModuleContext, val: Val) -> object:
     """What identifies a bound value: equal keys give the same C++ code."""
+    if val.function is not None:  # a Python function: where it is written, what it binds
+        fn = val.function
+        return ("fn", mod.position(fn.node), tuple(_value_key(mod, v) for v in fn.args),
+                tuple((n, _value_key(mod, v)) for n, v in fn.keywords))
     if val.kind.cat is Cat.LITERAL:
         return ("lit", type(val.kind.value).__name__, repr(val.kind.value))
     if val.items is not None:

@@ -28,7 +28,7 @@ from ..dsl.numeric_entries import cast_value
 from ..frontend.discovery import DslFunction, is_struct_class
 from ..frontend.walk import walk
 from .call import CallLowerer, deferred_error, kernel_argument
-from .context import FunctionContext, ModuleContext, TracedAttribute
+from .context import Aggregates, FunctionContext, ModuleContext, TracedAttribute
 from .names import cxx_name
 from .sequence_params import sequence_params
 from .sequences import bind_target, static_items
@@ -375,6 +375,9 @@ class StmtLowerer:
                 return [c.Assign(self.lw.value(target), "=", self.lw.value(value))]
             if on_self and fc.role == "host" and fc.fn.cls is not None:
                 return self._trace_attribute(target, value, stmt)
+            field = self._assign_field(target, value) if not on_self else None
+            if field is not None:
+                return field
             raise fc.error(
                 target,
                 "global-mutation",
@@ -408,33 +411,76 @@ class StmtLowerer:
         if not -len(items) <= i < len(items):
             raise fc.error(index, "index-error", f"index {i} out of range (the sequence has "
                            f"{len(items)} elements)")
+        return self._replace_item(var, i % len(items), f"{var.name}[{i}]", target, value)
+
+    def _assign_field(
+        self, target: cst.Attribute, value: cst.BaseExpression
+    ) -> list[c.Stmt] | None:
+        """`ns.x = value` on a namespace of DSL values (SimpleNamespace, dict) known field by
+        field (flash attention's `basic_params.n_block = n_block` in a loop): as in Python, the
+        field holds the new value from here on. A field holding a run-time scalar is its own
+        C++ variable (`_hold_elements`), assigned in place; others are replaced. None when
+        `target` is not such a field."""
+        fc = self.fc
+        var = fc.env.lookup(target.value.value) if isinstance(target.value, cst.Name) else None
+        held = var.value if var is not None else None
+        if (var is None or held is None or held.items is None or held.fields is None
+                or held.kind.cat is not Cat.RECORD or held.kind.value is not None):
+            return None
+        name = target.attr.value
+        if name not in held.fields:  # a new attribute
+            held = dataclasses.replace(held, items=(*held.items, Val(k.VALUE)),
+                                       fields=(*held.fields, name))
+            var = dataclasses.replace(var, value=held)
+        assert held.fields is not None and held.items is not None
+        i = held.fields.index(name)
+        old = held.items[i]
+        new = self.lw.lower(value)
+        if (old.kind.cat is Cat.DYNAMIC and isinstance(old.expr, c.Id)
+                and new.kind.cat in (Cat.DYNAMIC, Cat.LITERAL, Cat.VALUE, Cat.STATIC)
+                and new.kind.ctype in (None, old.kind.ctype)):
+            return [c.Assign(old.expr, "=", self.lw.materialize(new, False, value))]
+        return self._replace_item(var, i, self.mod.code(target), target, value)
+
+    def _replace_item(
+        self, var: Var, i: int, what: str, target: cst.BaseExpression,
+        value: cst.BaseExpression,
+    ) -> list[c.Stmt]:
+        """`var` (a Python sequence or namespace) with item `i` replaced by `value`: a new C++
+        variable in the aggregate's own scope; inside a loop or branch, the expression, which
+        must not use names that end with it."""
+        fc = self.fc
+        assert var.value is not None and var.value.items is not None
+        items = list(var.value.items)
         new = self.lw.lower(value)
         out: list[c.Stmt] = []
-        if not _python_level(new) and not isinstance(new.expr, c.Id):
-            if var.depth == len(fc.env.scopes) - 1:  # the list's own C++ scope: a variable
-                cxx = fc.env.version_name(f"{var.cxx}_{i % len(items)}")
+        if not _python_level(new):
+            label = var.value.fields[i] if var.value.fields else str(i)
+            if var.depth == len(fc.env.scopes) - 1 and not isinstance(new.expr, c.Id):
+                cxx = fc.env.version_name(f"{var.cxx}_{label}")
                 fc.env.used_cxx.add(cxx)
                 expr = self.lw.materialize(new, True, value)
                 if new.tensor_element:
                     expr = c.Call(c.Id("value_copy"), (expr,))
                 out.append(c.Decl(None, (cxx,), expr))
                 new = Val(new.kind, c.Id(cxx), node=value)
-            else:  # inside a loop body or branch: the expression, if it outlives the block
+            elif var.depth != len(fc.env.scopes) - 1:
+                # inside a loop body or branch: the expression, if it outlives the block
                 inner = {v.cxx for scope in fc.env.scopes[var.depth + 1:]
                          for v in scope.names.values() if v.value is None and v.alias is None}
                 expr = self.lw.materialize(new, True, value)
                 if identifiers(expr) & inner:
                     raise fc.error(
                         target, "type-change",
-                        f"'{self.mod.code(target)}' is assigned a value computed from names of "
-                        f"this {fc.env.region.replace('`', '')}, which C++ cannot see after it",
-                        "compute the new elements in a comprehension: "
-                        f"{var.name} = [... for t in {var.name}]")
+                        f"'{what}' is assigned a value computed from names of this "
+                        f"{fc.env.region.replace('`', '')}, which C++ cannot see after it",
+                        "give the new value a variable before the block, or build a new "
+                        f"'{var.name}' (a comprehension)")
                 new = Val(new.kind, expr, node=value)
         items[i] = new
         held = dataclasses.replace(var.value, items=tuple(items), expr=None)
         fc.env.rebind(dataclasses.replace(var, value=held, kind=held.kind))
-        return out or [c.Comment((f"{var.name}[{i}] is a new Python value from here on",))]
+        return out or [c.Comment((f"{what} is a new Python value from here on",))]
 
     def _trace_attribute(
         self, target: cst.Attribute, value: cst.BaseExpression, stmt: cst.CSTNode
@@ -449,6 +495,12 @@ class StmtLowerer:
         line, _ = self.mod.position(stmt)
         val = self.lw.lower(value)
         key = (fc.fn.cls.name, attr)
+        if val.kind.cat is Cat.TYPE and self._argument_dtype(value):
+            # `self.dtype = mX.element_type`: a type of the specialization, which the kernels
+            # and helpers traced later read too: a Meta member (not a C++ expression of this
+            # method's names)
+            member = fc.add_meta(value, m.TYPE)
+            val = Val(k.TYPE, type=c.Type(f"Meta::{member.name}", typename=True), node=value)
         if _python_level(val):
             self.mod.traced_attributes[key] = TracedAttribute(val, line, fc.fn.cxx_name, False)
             return [c.Comment((f"self.{attr} is a compile-time value from here on",))]
@@ -462,6 +514,15 @@ class StmtLowerer:
         held = Val(val.kind, c.Id(cxx), node=value)
         self.mod.traced_attributes[key] = TracedAttribute(held, line, fc.fn.cxx_name, True)
         return [c.Decl(None, (cxx,), expr)]
+
+    def _argument_dtype(self, value: cst.BaseExpression) -> bool:
+        """`mX.element_type` of a tensor parameter of this function: a type the specialization
+        knows in Python (its argument's spec), so a Meta member can hold it."""
+        if not (isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name)
+                and value.attr.value == "element_type"):
+            return False
+        var = self.fc.env.lookup(value.value.value)
+        return var is not None and var.param and var.kind.cat is Cat.TENSOR
 
     def _declare(
         self, name: str, val: Val, node: cst.CSTNode, stmt: cst.CSTNode, cxx: str | None = None
@@ -486,7 +547,7 @@ class StmtLowerer:
                 out.append(c.Decl(None, (cxx,), whole))
                 held = _element_view(val, c.Id(cxx))
             else:
-                held = self._hold_elements(cxx, val, node, out)
+                held = self._hold_elements(cxx, val, node, out, name)
             fc.env.define(Var(name, cxx, held.kind, line, value=held))
             return out
         if kind.cat is Cat.LITERAL and isinstance(kind.value, (int, float, bool)):
@@ -631,18 +692,34 @@ class StmtLowerer:
             out += self.bind(t, v, node, stmt)
         return out
 
-    def _hold_elements(self, base: str, val: Val, node: cst.CSTNode, out: list[c.Stmt]) -> Val:
+    def _hold_elements(
+        self, base: str, val: Val, node: cst.CSTNode, out: list[c.Stmt], python: str = ""
+    ) -> Val:
         """`val` with each element that C++ computes held in a variable (`base_0`, or
-        `base_field` for a record); Python-level elements and plain names stay as they are."""
+        `base_field` for a record); Python-level elements and plain names stay as they are.
+        A namespace field that dynamic control flow assigns (`python.field`) is a run-time
+        variable from the start, as a name assigned there is."""
         assert val.items is not None
         labels = val.fields or tuple(str(i) for i in range(len(val.items)))
         held: list[Val] = []
         for label, item in zip(labels, val.items, strict=True):
-            if item.items is not None:
+            if (val.fields is not None and f"{python}.{label}" in self.fc.dynamically_assigned
+                    and item.kind.cat is Cat.LITERAL
+                    and isinstance(item.kind.value, (int, float))):
+                name = self.fc.env.version_name(f"{base}_{label}")
+                ctype = _literal_ctype(item.kind.value)
+                out.append(c.Decl(c.Type(ctype), (name,),
+                                  self.lw.materialize(item, False, item.node or node)))
+                self.fc.env.used_cxx.add(name)
+                held.append(Val(k.dynamic(ctype), c.Id(name), node=item.node))
+            elif item.items is not None:
                 held.append(self._hold_elements(f"{base}_{label}", item, node, out))
-            elif item.kind.cat in _ALIAS_CATS or item.kind.cat is Cat.TYPE or isinstance(
-                item.expr, c.Id
+            elif item.kind.cat in _ALIAS_CATS or item.kind.cat is Cat.TYPE or (
+                isinstance(item.expr, c.Id)
+                and not (val.fields is not None and item.kind.cat is Cat.DYNAMIC)
             ):
+                # (a run-time scalar field of a namespace is copied: the namespace's own
+                # variable, which `ns.x = ...` assigns, as Python rebinds only the field)
                 held.append(item)
             else:
                 name = self.fc.env.version_name(f"{base}_{label}")
@@ -1255,7 +1332,8 @@ class StmtLowerer:
                 targs.append(self._arg_type(arg, x))
         if sequences:
             assert target is not None and self.mod.lower_variant is not None
-            variant = self.mod.lower_variant(target, {}, {}, "kernel", kcall, sequences)
+            variant = self.mod.lower_variant(target, {}, {}, "kernel", kcall,
+                                             Aggregates(sequences))
             fc.calls[fc.calls.index(target.cxx_name)] = kernel_cxx = variant.cxx_name
         launches = self.mod.launch_arguments.setdefault((fc.fn.cxx_name, kernel_cxx), [])
         if given not in launches:

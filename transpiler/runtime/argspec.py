@@ -99,6 +99,12 @@ class TensorSpec:
     def rank(self) -> int:
         return len(self.shape)
 
+    @property
+    def element_type(self) -> Any:
+        """The DSL's numeric type of the elements (`mX.element_type` in a Meta member), from
+        the `cutlass` package the program imported (bbx's shim when NVIDIA's is absent)."""
+        return dtypes.dsl_type(self.dtype)
+
     def __str__(self) -> str:
         text = f"{self.dtype}[{','.join(str(d) for d in self.shape)}]"
         if any(not isinstance(s, Dyn) or s.divisibility != 1 for s in self.stride):

@@ -85,3 +85,12 @@ def to_torch(name: str) -> Any:
     import torch
 
     return getattr(torch, dtype(name).torch_name)
+
+
+def dsl_type(name: str) -> Any:
+    """The `cutlass` numeric class of dtype `name` (cutlass.Float32 for f32), from the `cutlass`
+    package the program imported (bbx's shim when NVIDIA's is absent)."""
+    import importlib
+
+    row = next(r for r in NUMERIC_TYPES if r.short == name)
+    return getattr(importlib.import_module("cutlass"), row.dsl_name)

@@ -1,5 +1,6 @@
-// bbx/layout/composed_layout.hpp — ComposedLayout<Outer, Offset, Inner>: c -> outer(offset + inner(c)).
-// The outer function is usually a Swizzle; the domain (shape, size, rank) is the inner layout's.
+// bbx/layout/composed_layout.hpp — ComposedLayout<A, Offset, B>: c -> A(offset + B(c)), CuTe's
+// layout_a/offset/layout_b. The DSL calls A the `inner` function (usually a Swizzle, applied
+// last) and B the `outer` layout, whose domain (shape, size, rank) the composition has.
 // Slicing folds the slice's offset into the composed offset, with what the types say about its
 // divisibility (multiple_of, offset_div.hpp): copies through a swizzle need it.
 #pragma once
@@ -19,8 +20,9 @@ struct ComposedLayout : private tuple<Outer, Offset, Inner> {
   BBX_HOST_DEVICE constexpr decltype(auto) layout_a() const { return get<0>(static_cast<base_t const&>(*this)); }
   BBX_HOST_DEVICE constexpr decltype(auto) offset() const { return get<1>(static_cast<base_t const&>(*this)); }
   BBX_HOST_DEVICE constexpr decltype(auto) layout_b() const { return get<2>(static_cast<base_t const&>(*this)); }
-  BBX_HOST_DEVICE constexpr decltype(auto) outer() const { return layout_a(); }
-  BBX_HOST_DEVICE constexpr decltype(auto) inner() const { return layout_b(); }
+  // the DSL's names (`ComposedLayout.inner` / `.outer`)
+  BBX_HOST_DEVICE constexpr decltype(auto) inner() const { return layout_a(); }
+  BBX_HOST_DEVICE constexpr decltype(auto) outer() const { return layout_b(); }
   BBX_HOST_DEVICE constexpr decltype(auto) shape() const { return layout_b().shape(); }
 
   template <class Crd>

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "bbx/config.hpp"
+#include "bbx/layout/integer.hpp"
 #include "bbx/layout/tuple.hpp"
 
 namespace bbx {
@@ -21,6 +22,11 @@ BBX_HOST_DEVICE constexpr decltype(auto) subscript(X&& x, I const&... i) {
     constexpr int index = (int(I::value), ...);
     static_assert(-rank <= index && index < rank, "x[i]: index out of range");
     return get<(index < 0 ? rank + index : index)>(std::forward<X>(x));
+  } else if constexpr (is_integral_v<std::remove_cvref_t<X>>) {
+    static_assert(dependent_false<X>,
+                  "x[...]: x is an integer here, not a tuple: where x is a mode of an MMA "
+                  "fragment's shape, its structure is the target's MMA atom's (on AMD an "
+                  "MFMA atom's), which code written for NVIDIA's fragment layout assumes otherwise");
   } else {
     static_assert(dependent_false<X>, "x[...]: x is neither a tensor nor a tuple");
   }

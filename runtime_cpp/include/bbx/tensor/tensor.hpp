@@ -261,6 +261,8 @@ struct Tensor {
   // The DSL's `tensor.iterator`: the pointer (or counting iterator) at the first element.
   BBX_HOST_DEVICE constexpr auto iterator() const { return engine_.begin(); }
   BBX_HOST_DEVICE constexpr auto data() { return engine_.begin(); }
+  // a register fragment's iterator writes its elements (a view made of it, as in the DSL)
+  BBX_HOST_DEVICE constexpr auto iterator() { return engine_.begin(); }
   BBX_HOST_DEVICE constexpr Layout const& layout() const { return layout_; }
   BBX_HOST_DEVICE constexpr decltype(auto) shape() const { return layout_.shape(); }
   BBX_HOST_DEVICE constexpr decltype(auto) stride() const { return inner_layout_().stride(); }

@@ -9,7 +9,9 @@
 #             torch.matmul (f32) in the same run (issue 15, acceptance 1 and 3)
 #   tensorop: tensorop_gemm.py checks (fp16 and bf16, every major-ness, residues) and 8192^3
 #             fp16 / bf16 with its own timing, next to torch.matmul in the same run
-# Usage: upstream_cuda.sh scripts|bench|gemm|tensorop|all. Expects wheels of baybridge, libcst and pyyaml in
+#   attention: flash_attention_v2.py checks (its own, against torch's SDPA: bf16/fp16, causal,
+#             ragged lengths) and its timing at its default shape next to torch's SDPA
+# Usage: upstream_cuda.sh scripts|bench|gemm|tensorop|attention|all. Expects wheels of baybridge, libcst and pyyaml in
 # .whl/ (as cuda_suite.sh) and the corpus at $BBX_CUTLASS_CORPUS or ../shared/corpus/cutlass.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -133,4 +135,21 @@ if [ "$what" = tensorop ] || [ "$what" = all ]; then
   done
   echo "== torch.matmul 8192^3 in the same run"
   torch_matmul 8192 float16 bfloat16 2>&1 | tee -a "$out/tensorop_bench.txt"
+fi
+
+if [ "$what" = attention ] || [ "$what" = all ]; then
+  fa2="$corpus/cute/ampere/kernel/attention/flash_attention_v2.py"
+  echo "== flash_attention_v2.py checks (its own check against torch's SDPA)"
+  for args in "--batch_size 2 --seqlen_q 256 --seqlen_k 320 --num_head 4 --head_dim 64" \
+              "--batch_size 1 --seqlen_q 200 --seqlen_k 200 --num_head 2 --head_dim 128 --is_causal" \
+              "--dtype Float16 --batch_size 2 --seqlen_q 128 --seqlen_k 520 --num_head 2 --head_dim 96"; do
+    # shellcheck disable=SC2086
+    echo "-- flash_attention_v2.py $args: $(python3 -m bbx.cli run "$fa2" $args --iterations 2 \
+      2>&1 | tail -2 | tr '\n' ' ')"
+  done
+  echo "== flash_attention_v2.py B4 S8192 H16 D128 bf16 (own timing) next to torch SDPA"
+  python3 benchmarks/device/fa2_bench.py "$fa2" 2>&1 | grep -E "TFLOP|rror" \
+    | tee "$out/fa2_bench.txt"
+  python3 benchmarks/device/fa2_bench.py "$fa2" --causal 2>&1 | grep -E "TFLOP|rror" \
+    | tee -a "$out/fa2_bench.txt"
 fi

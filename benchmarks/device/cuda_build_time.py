@@ -1,7 +1,7 @@
 """Cold build time of the softmax sample's specialization on the CUDA target (issue 16), per
 nvcc variant, with nvcc's own phase breakdown, and what each variant's code does at run time.
 
-    python benchmarks/device/cuda_build_time.py [--variants "default;-O1;-split-compile=0"]
+    python benchmarks/device/cuda_build_time.py [--variants "default;-O1;-split-compile=1"]
                                                [--shape 16384x8192] [--iters 30]
 
 Each variant (extra nvcc flags, passed through BBX_NVCC_FLAGS; `default` adds none) runs in a
@@ -114,7 +114,7 @@ def device_code(cache: Path) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--variants", default="default;-O1;-split-compile=0;-O1 -split-compile=0")
+    parser.add_argument("--variants", default="default;-O1;-split-compile=1")
     parser.add_argument("--shape", default="16384x8192")
     parser.add_argument("--iters", type=int, default=30)
     args = parser.parse_args()

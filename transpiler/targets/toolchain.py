@@ -163,13 +163,11 @@ def cuda_unit_flags(opt: str, arch: str = "native") -> list[str]:
     device link (nvlink, a fatbinary and a host compile of its registration stub, which
     register nothing here) is skipped. The host compiler (gcc unless nvcc is told otherwise)
     gets the flags that speed up a gcc build without changing its code (compiler_speed_flags)
-    and links with gold where there is one. `-split-compile=0`: nvcc's optimiser and code
-    generation use every core (on a 16-core H200 host: the softmax unit 5.5 s instead of 7.4 s,
-    the same SASS; benchmarks/device/cuda_build_time.py)."""
+    and links with gold where there is one."""
     extra = os.environ.get("BBX_NVCC_FLAGS", "").split()
     host = ["-fPIC", "-fvisibility=hidden", *compiler_speed_flags("gcc"), *fast_linker_flags()]
     return [CXX_STANDARD, opt, f"-arch={arch}", "--expt-relaxed-constexpr", "-x", "cu",
-            "-nodlink", "-split-compile=0", "-Xcompiler", ",".join(host), *extra]
+            "-nodlink", "-Xcompiler", ",".join(host), *extra]
 
 
 def hip_runtime_library() -> Path | None:

@@ -20,7 +20,9 @@ JSON (``bbx inspect --json``; keys sorted, kernels in code-object order)::
         "waves_per_simd": 8,   # the occupancy these allow (bbx.targets.amd.occupancy)
         "limited_by": ["hardware"],  # or the resources at the minimum
         "instructions": 93,    # all instructions of the kernel's symbol
-        "instruction_mix": {"global_load_dword": 2, "s_waitcnt": 3, ...}  # bbx.targets.amd.isa_mix
+        "instruction_mix": {"global_load_dword": 2, "s_waitcnt": 3, ...},  # bbx.targets.amd.isa_mix
+        "main_loop": {"instructions": 455, "mfma": 64, "mfma_share": 0.1407}  # or null: the loop
+                               # holding the most matrix instructions (bbx.targets.amd.loops)
     }]}
 
 Resource figures are the compiler's own (the code object's AMDGPU metadata note), never guessed
@@ -35,7 +37,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from . import codeobject, isa_mix, occupancy
+from . import codeobject, isa_mix, loops, occupancy
 
 CODE_OBJECT_SUFFIXES = (".hsaco", ".co")
 
@@ -87,7 +89,9 @@ def code_objects(path: Path) -> list[Path]:
 
 def inspect_code_object(path: Path) -> list[dict[str, Any]]:
     resources = codeobject.kernel_resources(path)
-    by_symbol = isa_mix.mnemonics_by_symbol(isa_mix.disassemble(path))
+    disassembly = isa_mix.disassemble(path)
+    by_symbol = isa_mix.mnemonics_by_symbol(disassembly)
+    code = loops.instructions_by_symbol(disassembly)
     names = short_names([r.name for r in resources])
     kernels = []
     for r in resources:
@@ -103,8 +107,14 @@ def inspect_code_object(path: Path) -> list[dict[str, Any]]:
             "waves_per_simd": occ.waves_per_simd, "limited_by": list(occ.limited_by),
             "instructions": len(mnemonics),
             "instruction_mix": isa_mix.instruction_mix(mnemonics),
+            "main_loop": _main_loop(code.get(r.name, [])),
         })
     return kernels
+
+
+def _main_loop(instructions: list[loops.Instruction]) -> dict[str, float | int] | None:
+    found = loops.main_loop(instructions)
+    return found.as_dict() if found is not None else None
 
 
 def inspect(path: Path) -> dict[str, Any]:
@@ -130,6 +140,10 @@ def to_table(report: dict[str, Any]) -> str:
                      f"{kernel['instructions']} instructions; spills: "
                      f"{kernel['vgpr_spills']} VGPR, {kernel['sgpr_spills']} SGPR; "
                      f"work-group size bound {kernel['max_workgroup_size']}")
+        loop = kernel.get("main_loop")
+        if loop:
+            lines.append(f"  main loop: {loop['instructions']} instructions, {loop['mfma']} MFMA "
+                         f"({100 * loop['mfma_share']:.1f}%)")
         mix = kernel["instruction_mix"]
         width = max((len(m) for m in mix), default=0)
         lines += [f"    {m.ljust(width)}  {n:5d}" for m, n in mix.items()]

@@ -1,0 +1,160 @@
+"""NVIDIA's GEMM examples built for AMD by bbx, and what the compiler made of them: resources and
+the main loop's share of matrix instructions, next to HipKittens' hand-written BF16 GEMM.
+
+    python benchmarks/amd_gemm_inspect.py [--corpus DIR] [--archs gfx942,gfx950] [--json F]
+
+For `tensorop_gemm.py` (fp16 and bf16, A/B/C majors m/n/n and k/k/m) and `sgemm.py`, unmodified,
+`bbx build` a specialization for each target (clang-22, device only, no GPU needed) and print
+`bbx inspect`'s figures: VGPR, AGPR, SGPR, scratch, waves per SIMD, and the main loop (the loop
+holding the most MFMA instructions: its instructions, its MFMA, their share). HipKittens' BF16
+GEMM hot loop, compiled by the same clang (issue 15's figures, not run): 41.7% MFMA on gfx950,
+51.4% on gfx942; published 1,610 TFLOP/s BF16 8192^3 on MI355X.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+HIPKITTENS = {"gfx942": 51.4, "gfx950": 41.7}  # % MFMA in the BF16 GEMM hot loop
+
+TENSOROP = "cute/ampere/kernel/dense_gemm/tensorop_gemm.py"
+SGEMM = "cute/ampere/kernel/dense_gemm/sgemm.py"
+#: (label, script, entry, --init values, --arg specs)
+CASES: list[tuple[str, str, str, list[str], list[str]]] = []
+for dtype, short in (("Float16", "f16"), ("BFloat16", "bf16")):
+    for majors, args in (
+        (
+            "mnn",
+            [
+                f"{short}[?{{div=8}},?,?]:stride(1,?{{div=8}},?{{div=8}})@16",
+                f"{short}[?{{div=8}},?,?]:stride(1,?{{div=8}},?{{div=8}})@16",
+                f"{short}[?,?{{div=8}},?]:stride(?{{div=8}},1,?{{div=8}})@16",
+            ],
+        ),
+        (
+            "kkm",
+            [
+                f"{short}[?,?{{div=8}},?]:stride(?{{div=8}},1,?{{div=8}})@16",
+                f"{short}[?,?{{div=8}},?]:stride(?{{div=8}},1,?{{div=8}})@16",
+                f"{short}[?{{div=8}},?,?]:stride(1,?{{div=8}},?{{div=8}})@16",
+            ],
+        ),
+    ):
+        CASES.append(
+            (
+                f"tensorop_gemm {dtype} {majors}",
+                TENSOROP,
+                "TensorOpGemm",
+                [
+                    f"ab_dtype=cutlass.{dtype}",
+                    f"c_dtype=cutlass.{dtype}",
+                    "acc_dtype=cutlass.Float32",
+                    "atom_layout_mnk=(2,2,1)",
+                ],
+                args,
+            )
+        )
+CASES.append(
+    (
+        "sgemm f32 mkn",
+        SGEMM,
+        "SGemm",
+        [],
+        ["f32[?,?]:stride(1,?)@16", "f32[?,?]:stride(?,1)@16", "f32[?,?]:stride(?,1)@16"],
+    )
+)
+
+
+def build_and_inspect(
+    corpus: Path, case: tuple[str, str, str, list[str], list[str]], arch: str, out: Path
+) -> dict[str, Any]:
+    label, script, entry, init, args = case
+    cmd = [
+        sys.executable,
+        "-m",
+        "bbx.cli",
+        "build",
+        f"{corpus / script}:{entry}",
+        "--target",
+        arch,
+        "-o",
+        str(out),
+    ]
+    cmd += [x for value in init for x in ("--init", value)]
+    cmd += [x for spec in args for x in ("--arg", spec)]
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    if proc.returncode != 0:
+        return {"case": label, "arch": arch, "error": (proc.stdout + proc.stderr)[-400:]}
+    report = subprocess.run(
+        [sys.executable, "-m", "bbx.cli", "inspect", str(out), "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    kernels = json.loads(report.stdout)["kernels"]
+    kernel = max(kernels, key=lambda k: k["instructions"])  # the GEMM kernel of the module
+    return {
+        "case": label,
+        "arch": arch,
+        **{
+            k: kernel[k]
+            for k in (
+                "vgpr",
+                "agpr",
+                "sgpr",
+                "scratch_bytes",
+                "waves_per_simd",
+                "instructions",
+                "main_loop",
+            )
+        },
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--corpus",
+        default=os.environ.get(
+            "BBX_CUTLASS_CORPUS", str(ROOT.parent / "shared" / "corpus" / "cutlass")
+        ),
+    )
+    parser.add_argument("--archs", default="gfx942,gfx950")
+    parser.add_argument("--json", help="also write the rows as JSON")
+    args = parser.parse_args()
+    corpus = Path(args.corpus)
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="bbx-amd-gemm-") as tmp:
+        for i, case in enumerate(CASES):
+            for arch in args.archs.split(","):
+                rows.append(build_and_inspect(corpus, case, arch, Path(tmp) / f"{i}_{arch}"))
+    print(
+        f"{'case':28s} {'arch':7s} {'VGPR':>5s} {'AGPR':>5s} {'SGPR':>5s} {'scratch':>8s} "
+        f"{'waves':>6s} {'loop instr':>11s} {'MFMA':>5s} {'MFMA %':>7s} {'HipKittens %':>13s}"
+    )
+    for r in rows:
+        if "error" in r:
+            print(f"{r['case']:28s} {r['arch']:7s} build failed: {r['error']!r}")
+            continue
+        loop = r["main_loop"] or {"instructions": 0, "mfma": 0, "mfma_share": 0.0}
+        print(
+            f"{r['case']:28s} {r['arch']:7s} {r['vgpr']:5d} {r['agpr']:5d} {r['sgpr']:5d} "
+            f"{r['scratch_bytes']:8d} {r['waves_per_simd']:6d} {loop['instructions']:11d} "
+            f"{loop['mfma']:5d} {100 * loop['mfma_share']:7.1f} {HIPKITTENS[r['arch']]:13.1f}"
+        )
+    if args.json:
+        Path(args.json).write_text(json.dumps(rows, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

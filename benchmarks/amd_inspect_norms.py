@@ -28,7 +28,6 @@ its error in place of the row).
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import re
@@ -38,12 +37,14 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from bbx.targets.amd import isa_mix
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from sample_loading import load_sample  # noqa: E402
+
 LDS_PER_CU = {"gfx90a": 64 * 1024, "gfx942": 64 * 1024, "gfx950": 160 * 1024}
 WAVE = 64
 SIMDS = 4
@@ -95,17 +96,6 @@ def build_args(case: Case) -> tuple[list[str], list[str]]:
     else:
         raise ValueError(case.sample)
     return init, args
-
-
-def load_sample(name: str) -> ModuleType:
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, ROOT / "samples" / f"{name}.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def launch_shape(case: Case) -> tuple[int, int]:
@@ -230,7 +220,7 @@ def main() -> int:
     head = ("sample", "dtype", "N", "arch", "threads", "VGPR", "AGPR", "SGPR", "scratch",
             "LDS", "launch LDS", "spills v/s", "waves/SIMD", "(launch)", "limited by",
             "loads in flight")
-    table = []
+    table: list[tuple[str, ...]] = []
     for r in rows:
         c = r.case
         lead = (c.label, c.dtype, str(c.n), c.arch, str(r.threads))

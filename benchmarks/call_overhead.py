@@ -15,14 +15,14 @@ Each figure is the best of `--repeats` loops of `--calls` calls.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from sample_loading import load_sample  # noqa: E402
 
 
 def per_call_us(fn: Callable[[], object], calls: int, repeats: int,
@@ -52,12 +52,7 @@ def main() -> None:
 
     import bbx.hook  # noqa: F401  (serves `cutlass`, translates DSL modules, dispatches jit calls)
 
-    spec = importlib.util.spec_from_file_location("elementwise_add",
-                                                  ROOT / "samples" / "elementwise_add.py")
-    assert spec and spec.loader
-    sample = importlib.util.module_from_spec(spec)
-    sys.modules["elementwise_add"] = sample
-    spec.loader.exec_module(sample)
+    sample = load_sample("elementwise_add")
     from cutlass.cute.runtime import from_dlpack
 
     device = "cuda" if args.target == "cuda" else "cpu"

@@ -10,14 +10,13 @@ Needs an NVIDIA GPU with a CUDA torch; builds the sample through bbx (BBX_TARGET
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gpu_timing import median_ms  # noqa: E402
+from sample_loading import load_sample  # noqa: E402
 
 
 def main() -> None:
@@ -33,12 +32,7 @@ def main() -> None:
 
     import bbx.hook  # noqa: F401  (serves `cutlass`, translates DSL modules, dispatches jit calls)
 
-    spec = importlib.util.spec_from_file_location("elementwise_add", ROOT / "samples" /
-                                                  "elementwise_add.py")
-    assert spec and spec.loader
-    sample = importlib.util.module_from_spec(spec)
-    sys.modules["elementwise_add"] = sample
-    spec.loader.exec_module(sample)
+    sample = load_sample("elementwise_add")
     from cutlass.cute.runtime import from_dlpack
 
     m, n = args.m, args.n

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import importlib.util
 import os
 import sys
 from collections.abc import Callable
@@ -35,26 +34,15 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gpu_timing import median_ms  # noqa: E402
+from sample_loading import load_sample  # noqa: E402
 
 SHAPES = "32768x8192,16384x4096,65536x1024,4096x32768,2048x131072"
 OPS = ("softmax", "rmsnorm", "layernorm", "cross_entropy")
 ALL_OPS = (*OPS, "softmax_online")
 #: widest rows that must stay at >= 90% of copy (issue 17)
 REGISTER_LIMIT = 32768
-
-
-def _load(name: str) -> ModuleType:
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, ROOT / "samples" / f"{name}.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def _triton() -> ModuleType | None:
@@ -122,18 +110,18 @@ def build_bbx(op: str, ws: Workspace, variant: dict[str, Any]) -> Callable[[], A
     eps = cutlass.Float32(1e-5)
     n = ws.n
     if op in ("softmax", "softmax_online"):
-        mod = _load("softmax")
+        mod = load_sample("softmax")
         k = mod.cute.compile(mod.Softmax(n, online=op == "softmax_online", **variant), ws.tY, ws.tX)
         return lambda: k(ws.tY, ws.tX)
     if op == "rmsnorm":
-        mod = _load("rmsnorm")
+        mod = load_sample("rmsnorm")
         k = mod.cute.compile(mod.RMSNorm(n, **variant), ws.tY, ws.tX, ws.tW, eps)
         return lambda: k(ws.tY, ws.tX, ws.tW, eps)
     if op == "layernorm":
-        mod = _load("layernorm")
+        mod = load_sample("layernorm")
         k = mod.cute.compile(mod.LayerNorm(n, **variant), ws.tY, ws.tX, ws.tW, ws.tB, eps)
         return lambda: k(ws.tY, ws.tX, ws.tW, ws.tB, eps)
-    mod = _load("cross_entropy")
+    mod = load_sample("cross_entropy")
     ce_variant = {k: v for k, v in variant.items() if k != "smem_cache_bytes"}
     k = mod.cute.compile(mod.CrossEntropy(n, **ce_variant), ws.tLoss, ws.tX, ws.tLabel)
     return lambda: k(ws.tLoss, ws.tX, ws.tLabel)

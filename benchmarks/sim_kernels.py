@@ -14,7 +14,6 @@ built for it on first use).
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import statistics
 import sys
@@ -25,14 +24,12 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from sample_loading import load_script  # noqa: E402
 
 
 def load(name: str) -> Any:
-    spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "samples" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(ROOT / "samples" / f"{name}.py", f"bench_{name}")
 
 
 def cases() -> list[tuple[str, Callable[[], Callable[[], None]]]]:

@@ -25,7 +25,7 @@ from .context import Aggregates, ModuleContext
 from .expr import ExprLowerer
 from .names import cxx_name
 from .records import construct
-from .sequences import SEQUENCE_BUILTINS, comprehension, sequence_builtin
+from .sequences import SEQUENCE_BUILTINS, comprehension, sequence_builtin, value_items
 from .signature import ParamSig
 
 
@@ -124,7 +124,7 @@ def _call_arguments(lw: ExprLowerer, node: cst.Call) -> tuple[c.Expr, ...]:
                               "pass its arguments by position")
         if a.star == "*":
             val = lw.lower(a.value)
-            items = _spread(val)
+            items = value_items(val)
             if items is None:
                 raise lw.fc.error(a, "unsupported-construct",
                                   "`*` of a value whose length is not known at compile time",
@@ -133,14 +133,6 @@ def _call_arguments(lw: ExprLowerer, node: cst.Call) -> tuple[c.Expr, ...]:
             continue
         args.append(lw.value(a.value))
     return tuple(args)
-
-
-def _spread(val: Val) -> list[Val] | None:
-    if val.items is not None:
-        return list(val.items)
-    if val.kind.cat is Cat.LITERAL and isinstance(val.kind.value, tuple):
-        return [Val(k.literal(v), node=val.node) for v in val.kind.value]
-    return None
 
 
 def _static_choice_argument(lw: ExprLowerer, node: cst.Call) -> Var | None:

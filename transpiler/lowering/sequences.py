@@ -59,11 +59,16 @@ def static_items(lw: ExprLowerer, node: cst.BaseExpression) -> list[Val] | None:
                     sequence([Val(k.literal(i), node=node), v], node) for i, v in enumerate(seqs[0])
                 ]
             return [sequence(list(group), node) for group in zip(*seqs, strict=False)]
-    val = lw.lower(node)
+    return value_items(lw.lower(node))
+
+
+def value_items(val: Val) -> list[Val] | None:
+    """The elements of a Python sequence known at translation (a literal tuple included), or
+    None when `val` is not one."""
     if val.items is not None:
         return list(val.items)
     if val.kind.cat is Cat.LITERAL and isinstance(val.kind.value, (tuple, list)):
-        return [Val(k.literal(v), node=node) for v in val.kind.value]
+        return [Val(k.literal(v), node=val.node) for v in val.kind.value]
     return None
 
 

@@ -31,7 +31,7 @@ from .call import CallLowerer, deferred_error, kernel_argument
 from .context import Aggregates, FunctionContext, ModuleContext, TracedAttribute
 from .names import cxx_name
 from .sequence_params import sequence_params
-from .sequences import bind_target, static_items
+from .sequences import bind_target, static_items, value_items
 from .signature import ParamSig
 from .smem_sizing import allocation_slice, sizing_allocators
 from .smem_sizing import defines as smem_sizing_defines
@@ -678,7 +678,7 @@ class StmtLowerer:
             parts = list(zip(targets, vals, [e.value for e in value.elements], strict=True))
         else:
             val = self.lw.lower(value)
-            items = _sequence_items(val)
+            items = value_items(val)
             if items is None:
                 return self._unpack_cxx_tuple(targets, val, value, stmt)
             if len(items) != len(targets):
@@ -751,7 +751,7 @@ class StmtLowerer:
                 return []
             return self.assign_name(target, value, stmt, val)
         if isinstance(target, (cst.Tuple, cst.List)):
-            items = _sequence_items(val)
+            items = value_items(val)
             if items is None:
                 return self._unpack_cxx_tuple([e.value for e in target.elements], val, value, stmt)
             out: list[c.Stmt] = []
@@ -1550,15 +1550,6 @@ def _python_level(val: Val) -> bool:
     if val.kind.cat in _ALIAS_CATS or val.kind.cat is Cat.TYPE:
         return True
     return val.items is not None and all(_python_level(v) for v in val.items)
-
-
-def _sequence_items(val: Val) -> list[Val] | None:
-    """The elements of a Python sequence known at translation (a literal tuple included)."""
-    if val.items is not None:
-        return list(val.items)
-    if val.kind.cat is Cat.LITERAL and isinstance(val.kind.value, tuple):
-        return [Val(k.literal(v), node=val.node) for v in val.kind.value]
-    return None
 
 
 def _literal_ctype(v: object) -> str:

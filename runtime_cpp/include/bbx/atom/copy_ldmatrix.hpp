@@ -121,6 +121,26 @@ BBX_HOST_DEVICE std::uint32_t pick(std::uint32_t const (&v)[N], int i) {
   return r;
 }
 
+// The NM registers one ldmatrix filled, two 16-bit values each, into a thread's values I0.. of
+// the destination: one 32-bit store where a register's two values lie side by side (4-byte
+// aligned), else two.
+template <int I0, class T, int NM, class D, class DL>
+BBX_HOST_DEVICE void unpack_registers(std::uint32_t const (&r)[NM], D& d, DL const& dl) {
+  static_for<NM>([&](auto j) {
+    constexpr int J = decltype(j)::value;
+    using O0 = decltype(dl(Int<I0 + 2 * J>{}));
+    using O1 = decltype(dl(Int<I0 + 2 * J + 1>{}));
+    if constexpr (is_C_v<O0> && is_C_v<O1> && O1::value == O0::value + 1 && O0::value % 2 == 0) {
+      __builtin_memcpy(static_cast<void*>(&d[O0{}]), &r[J], 4);  // the register's two values, in place
+    } else {
+      T pair[2];
+      __builtin_memcpy(pair, &r[J], 4);
+      d[dl(Int<I0 + 2 * J>{})] = pair[0];
+      d[dl(Int<I0 + 2 * J + 1>{})] = pair[1];
+    }
+  });
+}
+
 // ldmatrix.x4 from a partition in the rows' distribution: each lane points at its first value of
 // each instruction; (T8 x V2) of a row -> (register j, value b) of lane 4r + ... as above.
 template <bool Tr, class Src, class Dst>
@@ -145,19 +165,7 @@ BBX_HOST_DEVICE void ldmatrix_rows_copy(Src const& src, Dst& dst) {
     std::uint32_t r[4];
     BBX_ASSERT(verdict == 1 || addr_aligned(s, sl(Int<I0>{}), 16), "ldmatrix: a row is not 16-byte aligned");
     arch::SM75_LDSM<4, Tr>::copy(smem_address(s, sl(Int<I0>{})), r);
-    static_for<4>([&](auto j) {
-      constexpr int J = decltype(j)::value;
-      using O0 = decltype(dl(Int<I0 + 2 * J>{}));
-      using O1 = decltype(dl(Int<I0 + 2 * J + 1>{}));
-      if constexpr (is_C_v<O0> && is_C_v<O1> && O1::value == O0::value + 1 && O0::value % 2 == 0) {
-        __builtin_memcpy(static_cast<void*>(&d[O0{}]), &r[J], 4);  // the register's two values, in place
-      } else {
-        T pair[2];
-        __builtin_memcpy(pair, &r[J], 4);
-        d[dl(Int<I0 + 2 * J>{})] = pair[0];
-        d[dl(Int<I0 + 2 * J + 1>{})] = pair[1];
-      }
-    });
+    unpack_registers<I0, T>(r, d, dl);
   });
 #  else
   (void)src, (void)dst;  // host pass
@@ -194,13 +202,7 @@ BBX_HOST_DEVICE void ldmatrix_copy(Src const& src, Dst& dst) {
     }
     std::uint32_t r[NM];
     arch::SM75_LDSM<NM, Tr>::copy(addr, r);
-    static_for<NM>([&](auto j) {
-      constexpr int J = decltype(j)::value;
-      T pair[2];
-      __builtin_memcpy(pair, &r[J], 4);
-      d[dl(Int<I0 + 2 * J>{})] = pair[0];
-      d[dl(Int<I0 + 2 * J + 1>{})] = pair[1];
-    });
+    unpack_registers<I0, T>(r, d, dl);
   });
 #  else
   (void)src, (void)dst;  // host pass

@@ -12,24 +12,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import CXX, KERNELS, SIM_FLAGS, SIM_LIBS, compile_sim
-
-EXTERN = "-DBBX_SIM_RUNTIME_EXTERN"
+from conftest import KERNELS, SIM_BUILDS, compile_sim_build
 
 
-@pytest.fixture(scope="module", params=["header-only", "extern-runtime"])
+@pytest.fixture(scope="module", params=SIM_BUILDS)
 def faults_main(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    directory = tmp_path_factory.mktemp("faults")
-    out = directory / "faults_main"
-    if request.param == "header-only":
-        return compile_sim(KERNELS / "faults_main.cpp", out)
-    runtime_source = directory / "runtime.cpp"
-    runtime_source.write_text("#define BBX_SIM_RUNTIME_IMPL 1\n#include <bbx/bbx.hpp>\n")
-    runtime = directory / "runtime.o"
-    command = [CXX or "g++", *SIM_FLAGS, EXTERN, "-c", str(runtime_source), "-o", str(runtime)]
-    res = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    assert res.returncode == 0, res.stdout[-4000:]
-    return compile_sim(KERNELS / "faults_main.cpp", out, [EXTERN, str(runtime), *SIM_LIBS])
+    return compile_sim_build(KERNELS / "faults_main.cpp", tmp_path_factory.mktemp("faults"),
+                             request.param)
 
 
 def _run(binary: Path, case: str) -> subprocess.CompletedProcess[str]:

@@ -11,29 +11,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import CXX, KERNELS, SIM_FLAGS, SIM_LIBS, compile_sim
-
-EXTERN = "-DBBX_SIM_RUNTIME_EXTERN"
+from conftest import CXX, KERNELS, SIM_BUILDS, SIM_FLAGS, SIM_RUNTIME_EXTERN, compile_sim_build
 
 
-def _runtime_object(directory: Path) -> Path:
-    source = directory / "runtime.cpp"
-    source.write_text("#define BBX_SIM_RUNTIME_IMPL 1\n#include <bbx/bbx.hpp>\n")
-    runtime = directory / "runtime.o"
-    command = [CXX or "g++", *SIM_FLAGS, EXTERN, "-c", str(source), "-o", str(runtime)]
-    res = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    assert res.returncode == 0, res.stdout[-4000:]
-    return runtime
-
-
-@pytest.fixture(scope="module", params=["header-only", "extern-runtime"])
+@pytest.fixture(scope="module", params=SIM_BUILDS)
 def runtime_main(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
     directory = tmp_path_factory.mktemp("runtime_object")
-    out = directory / "runtime_object_main"
-    if request.param == "header-only":
-        return compile_sim(KERNELS / "runtime_object_main.cpp", out)
-    runtime = _runtime_object(directory)
-    return compile_sim(KERNELS / "runtime_object_main.cpp", out, [EXTERN, str(runtime), *SIM_LIBS])
+    return compile_sim_build(KERNELS / "runtime_object_main.cpp", directory, request.param)
 
 
 @pytest.mark.parametrize("checked", ["0", "1"], ids=["plain", "checked"])
@@ -52,8 +36,8 @@ def test_extern_unit_emits_no_simulator_state(tmp_path: Path) -> None:
     source = tmp_path / "empty.cpp"
     source.write_text("#include <bbx/bbx.hpp>\n#include <bbx/platform/entry.hpp>\n")
     obj = tmp_path / "empty.o"
-    res = subprocess.run([CXX, *SIM_FLAGS, "-O2", EXTERN, "-c", str(source), "-o", str(obj)],
-                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    command = [CXX, *SIM_FLAGS, "-O2", SIM_RUNTIME_EXTERN, "-c", str(source), "-o", str(obj)]
+    res = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     assert res.returncode == 0, res.stdout[-4000:]
     symbols = subprocess.run(["nm", "-C", str(obj)], stdout=subprocess.PIPE, text=True).stdout
     defined = [line for line in symbols.splitlines() if line[17:19] in ("T ", "t ", "W ", "u ")]

@@ -117,7 +117,7 @@ if [ "$what" = tensorop ] || [ "$what" = all ]; then
   tgemm="$corpus/cute/ampere/kernel/dense_gemm/tensorop_gemm.py"
   echo "== tensorop_gemm.py checks"
   for dt in Float16 BFloat16; do
-    for majors in "m n n" "k k m" "m k m" "k n n"; do
+    for majors in "m n n" "k k m" "m k m" "k n n" "m n m" "m k n" "k n m" "k k n"; do
       # shellcheck disable=SC2086
       set -- $majors
       args="--mnkl 1000,520,264,2 --ab_dtype $dt --c_dtype $dt --a_major $1 --b_major $2 --c_major $3"

@@ -115,16 +115,27 @@ fi
 
 if [ "$what" = tensorop ] || [ "$what" = all ]; then
   tgemm="$corpus/cute/ampere/kernel/dense_gemm/tensorop_gemm.py"
-  echo "== tensorop_gemm.py checks"
+  echo "== tensorop_gemm.py checks (built in parallel: each combination builds with nvcc)"
+  checks=()
   for dt in Float16 BFloat16; do
     for majors in "m n n" "k k m" "m k m" "k n n" "m n m" "m k n" "k n m" "k k n"; do
       # shellcheck disable=SC2086
       set -- $majors
-      args="--mnkl 1000,520,264,2 --ab_dtype $dt --c_dtype $dt --a_major $1 --b_major $2 --c_major $3"
-      # shellcheck disable=SC2086
-      echo "-- tensorop_gemm.py $args: $(python3 -m bbx.cli run "$tgemm" $args --iterations 2 \
-        --warmup_iterations 1 2>&1 | tail -2 | tr '\n' ' ')"
+      checks+=("--mnkl 1000,520,264,2 --ab_dtype $dt --c_dtype $dt --a_major $1 --b_major $2 --c_major $3")
     done
+  done
+  i=0
+  for args in "${checks[@]}"; do
+    # shellcheck disable=SC2086
+    (python3 -m bbx.cli run "$tgemm" $args --iterations 2 --warmup_iterations 1 \
+      > "$out/tensorop_$i.txt" 2>&1; echo "exit $?" >> "$out/tensorop_$i.txt") &
+    i=$((i + 1))
+  done
+  wait
+  i=0
+  for args in "${checks[@]}"; do
+    echo "-- tensorop_gemm.py $args: $(tail -3 "$out/tensorop_$i.txt" | tr '\n' ' ')"
+    i=$((i + 1))
   done
   echo "== tensorop_gemm.py --mnkl 8192,8192,8192,1 (own timing; native DSL on an H100: fp16" \
        "2.340 ms, bf16 2.355 ms)"

@@ -1,6 +1,7 @@
 """Write `transpiler/dsl/experimental_names.txt`: the public names of NVIDIA's
 `cutlass.experimental.primitives` (module, name, kind, members; an enumeration's members with
-their values), listed from the real package.
+their values), listed from the real package; and `transpiler/dsl/vector_names.txt`: the names of
+`cutlass.vector` (the API description lists the module, not its functions).
 
     /tmp/nvdsl/bin/python scripts/gen_experimental_names.py
 
@@ -23,6 +24,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "transpiler" / "dsl" / "experimental_names.txt"
+VECTOR_OUT = ROOT / "transpiler" / "dsl" / "vector_names.txt"
 MODULE = "cutlass.experimental.primitives"
 
 
@@ -72,6 +74,22 @@ def main() -> None:
         lines.append(" ".join([MODULE, name, kind_of(obj), *members_of(obj)]))
     OUT.write_text("\n".join(lines) + "\n")
     print(f"wrote {OUT.relative_to(ROOT)}: {len(lines) - 3} names")
+    write_vector_names(version)
+
+
+def write_vector_names(version: str) -> None:
+    import cutlass  # noqa: PLC0415 - only in the throw-away venv
+
+    vector = cutlass.vector
+    lines = [
+        f"# Public names of cutlass.vector (nvidia-cutlass-dsl {version}): `module name kind`.",
+        "# Listed from the package itself by scripts/gen_experimental_names.py, run in a",
+        "# throw-away venv; do not edit.",
+    ]
+    for name in sorted(vector.__all__):
+        lines.append(f"cutlass.vector {name} {kind_of(getattr(vector, name))}")
+    VECTOR_OUT.write_text("\n".join(lines) + "\n")
+    print(f"wrote {VECTOR_OUT.relative_to(ROOT)}: {len(lines) - 3} names")
 
 
 if __name__ == "__main__":

@@ -16,7 +16,10 @@ PUBLIC_NAMES_FILE = DATA_DIR / "public_names.txt"
 EXPERIMENTAL_NAMES_FILE = DATA_DIR / "experimental_names.txt"
 #: Module constants outside the API JSON (each module's `__all__`) that examples use.
 MODULE_CONSTANTS_FILE = DATA_DIR / "module_constants.txt"
-PUBLIC_NAMES_FILES = (PUBLIC_NAMES_FILE, EXPERIMENTAL_NAMES_FILE, MODULE_CONSTANTS_FILE)
+#: `cutlass.vector`'s functions (the API JSON lists the module only), from NVIDIA's package.
+VECTOR_NAMES_FILE = DATA_DIR / "vector_names.txt"
+PUBLIC_NAMES_FILES = (PUBLIC_NAMES_FILE, EXPERIMENTAL_NAMES_FILE, MODULE_CONSTANTS_FILE,
+                      VECTOR_NAMES_FILE)
 
 
 @dataclass(frozen=True)

@@ -50,6 +50,30 @@ CASES: dict[str, tuple[str, int, int, str, str]] = {
         "type-change",
         "'x' changes type inside dynamic if",
     ),
+    "carried_tuple_changes_structure": (
+        KN + "    s = (cutlass.Float32(0.0), cutlass.Int32(0))\n    for i in range(n):\n"
+        "        s = (s[0], s[1], i)\n",
+        8,
+        9,
+        "type-change",
+        "'s' changes structure inside dynamic loop: it is a tuple of 2 elements",
+    ),
+    "carried_element_changes_type": (
+        KN + "    s = (cutlass.Float32(0.0), cutlass.Int32(0))\n    for i in range(n):\n"
+        "        s = (s[0] + 1.0, s[0])\n",
+        8,
+        9,
+        "type-change",
+        "'s[1]' changes type inside dynamic loop",
+    ),
+    "carried_python_value_changes": (
+        KN + "    s = (cutlass.Float32(0.0), None)\n    for i in range(n):\n"
+        "        s = (s[0] + 1.0, n)\n",
+        8,
+        9,
+        "type-change",
+        "'s[1]' is a compile-time value",
+    ),
     "unknown_cute_name": (
         K + "    b = cute.make_frobnicator(a)\n",
         6,

@@ -691,3 +691,102 @@ def test_namespaces_functions_and_traced_types_on_simulator(tmp_path: Path) -> N
     run-time loops (flash attention's `basic_params.n_block = n_block`); a lambda given to a
     plain helper's parameter; `self.dtype = mX.element_type` read in the kernel."""
     run_driver_on_simulator(tmp_path, {"namespace_kernels.py": NAMESPACES}, NAMESPACES_DRIVER)
+
+
+# Loop-carried Python trees of DSL values (a tuple, a dataclass a method returns, a plain class
+# built by its `__init__`) and plain classes holding Python values beside DSL values.
+CARRIED = '''
+from dataclasses import dataclass
+
+import cutlass
+import cutlass.cute as cute
+
+
+@dataclass
+class Stats:
+    total: cutlass.Float32
+    count: cutlass.Int32
+
+    def add(self, v):
+        return Stats(self.total + v, self.count + 1)
+
+
+class RowInfo:
+    """A plain class built in the kernel: DSL values and Python values side by side."""
+
+    def __init__(self, row, scale, bias=None):
+        self.row = row
+        self.has_bias = bias is not None
+        self.bias = bias
+        self.scale = scale * 2.0
+
+    def apply(self, v):
+        out = v * self.scale
+        if cutlass.const_expr(self.has_bias):
+            out = out + self.bias[self.row]
+        return out
+
+
+class Best:
+    def __init__(self, value, where):
+        self.value = value
+        self.where = where
+
+
+@cute.kernel
+def rows_kernel(mX: cute.Tensor, mB: cute.Tensor, mOut: cute.Tensor, scale: cutlass.Float32):
+    tidx, _, _ = cute.arch.thread_idx()
+    i = tidx
+    if i < mX.shape[0]:
+        stats = Stats(cutlass.Float32(0.0), cutlass.Int32(0))
+        best = Best(mX[i, 0], cutlass.Int32(0))
+        pair = (cutlass.Float32(0.0), cutlass.Float32(0.0))
+        for j in range(mX.shape[1]):
+            v = mX[i, j]
+            stats = stats.add(v)
+            if v > best.value:
+                best = Best(v, j)
+            pair = (pair[1], pair[0] + v)
+        info = RowInfo(i, scale, mB)
+        plain = RowInfo(i, scale)
+        mOut[i, 0] = stats.total
+        mOut[i, 1] = cutlass.Float32(stats.count)
+        mOut[i, 2] = best.value
+        mOut[i, 3] = cutlass.Float32(best.where)
+        mOut[i, 4] = pair[0]
+        mOut[i, 5] = pair[1]
+        mOut[i, 6] = info.apply(stats.total)
+        mOut[i, 7] = plain.apply(stats.total)
+
+
+@cute.jit
+def rows(mX: cute.Tensor, mB: cute.Tensor, mOut: cute.Tensor, scale: cutlass.Float32):
+    rows_kernel(mX, mB, mOut, scale).launch(grid=(1, 1, 1), block=(64, 1, 1))
+'''
+
+CARRIED_DRIVER = '''
+import torch
+from cutlass.cute.runtime import from_dlpack
+
+from carried_kernels import rows
+
+m, n = 37, 23
+x = torch.randn(m, n)
+b = torch.randn(m)
+out = torch.full((m, 8), float("nan"))
+rows(from_dlpack(x), from_dlpack(b), from_dlpack(out), 0.75)
+xd = x.double()
+p0 = torch.zeros(m, dtype=torch.float64)
+p1 = torch.zeros(m, dtype=torch.float64)
+for j in range(n):
+    p0, p1 = p1, p0 + xd[:, j]
+total = xd.sum(1)
+ref = torch.stack([total, torch.full((m,), float(n), dtype=torch.float64), xd.max(1).values,
+                   xd.argmax(1).double(), p0, p1, total * 1.5 + b.double(), total * 1.5], 1)
+assert torch.allclose(out.double(), ref, atol=1e-4), (out, ref)
+print("PASS")
+'''
+
+
+def test_carried_objects_and_plain_classes_on_simulator(tmp_path: Path) -> None:
+    run_driver_on_simulator(tmp_path, {"carried_kernels.py": CARRIED}, CARRIED_DRIVER)

@@ -47,15 +47,15 @@ def register(r: Registry) -> None:
     r.add(C + "domain_offset", fn(
         "domain_offset", "coord:coord tensor:any", k.TENSOR,
         example="t = cute.domain_offset((1, 0), mA)"))
-    r.add(C + "where", fn(
+    r.add([C + "where", "cutlass.vector.where"], fn(  # one C++ type for TensorSSA, Vector
         "where", "cond:any x:value y:value", SSA,
         example="v = cute.where(ssa > 0.0, ssa, cute.zeros_like(ssa))"))
     r.add(C + "full_like", fn(
         "full_like", "a:any fill_value:value dtype:type_c", SSA, 2,
         example="v = cute.full_like(ssa, 2.0)"))
-    r.add(C + "zeros_like", fn(
+    r.add([C + "zeros_like", "cutlass.vector.zeros_like"], fn(  # one C++ type for TensorSSA, Vector
         "zeros_like", "a:any dtype:type_c", SSA, 1, example="v = cute.zeros_like(ssa)"))
-    r.add(C + "ones_like", fn(
+    r.add([C + "ones_like", "cutlass.vector.ones_like"], fn(  # one C++ type for TensorSSA, Vector
         "ones_like", "a:any dtype:type_c", SSA, 1, example="v = cute.ones_like(ssa)"))
     r.add(C + "full", fn(
         "full", "shape:shape fill_value:value dtype:type", SSA,

@@ -135,9 +135,9 @@ def register(r: Registry) -> None:
     r.add("cutlass.Vector", Custom(
         call=_vector, value=_vector_value,
         example="v = cutlass.Vector(ssa)\nw: cutlass.Vector = v"))
-    r.add("cutlass.full", Custom(
+    r.add(["cutlass.full", "cutlass.vector.full"], Custom(  # one object in the DSL
         call=_full, example="v = cutlass.full((4, 8), 2.0)\nw = cutlass.full(8, n, cutlass.Int64)"))
-    r.add("cutlass.full_like", Function(
+    r.add(["cutlass.full_like", "cutlass.vector.full_like"], Function(
         "full_like", params("a:any fill_value:value dtype:type_c"), SSA, 2,
         example="v = cutlass.full_like(ssa, 3.0)\nw = cutlass.full_like(ssa, 1, cutlass.Int32)"))
     # TensorSSA members.

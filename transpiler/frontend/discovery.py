@@ -59,6 +59,9 @@ class DslClass:
     plain_defs: dict[str, DslFunction] = field(default_factory=dict)
     #: a record class (a dataclass or NamedTuple): its fields in order, with their defaults.
     record_fields: list[tuple[str, cst.BaseExpression | None]] | None = None
+    #: the `__init__` of a plain class without DSL methods: objects built in DSL code run it
+    #: (its `self.x = ...` are the record's fields).
+    init: DslFunction | None = None
     #: `self.x = S` in a @cute.jit method, S a `@cute.struct` class defined in that method:
     #: attribute -> S (kernels of the class see S through `self.x`).
     struct_attrs: dict[str, str] = field(default_factory=dict)
@@ -271,6 +274,7 @@ def discover(module: cst.Module, names: NameResolver) -> ModuleInfo:
         elif isinstance(stmt, cst.ClassDef):
             cls = DslClass(stmt)
             cls.record_fields = _record_fields(stmt, names)
+            init: DslFunction | None = None
             body = stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else []
             for member in body:
                 if isinstance(member, cst.SimpleStatementLine):
@@ -286,11 +290,17 @@ def discover(module: cst.Module, names: NameResolver) -> ModuleInfo:
                         _struct_attrs(member, cls, names)
                 elif member.name.value == "__init__":
                     _init_attrs(member, cls)
+                    init = DslFunction(member, "plain", cls)
                 else:
                     cls.plain_methods.add(member.name.value)
                     cls.plain_defs[member.name.value] = DslFunction(member, "plain", cls)
             if cls.methods:
                 info.classes.append(cls)
+            elif cls.record_fields is None and init is not None and cls.init_attrs:
+                # A plain class of values (`SeqlenInfo(...)`, an accumulator): a record whose
+                # fields are the attributes `__init__` sets.
+                cls.init = init
+                cls.record_fields = [(attr, None) for attr in cls.init_attrs]
             if cls.record_fields is not None:
                 info.records[cls.name] = cls
         elif isinstance(stmt, cst.SimpleStatementLine):

@@ -218,7 +218,7 @@ def inline_call(lw: ExprLowerer, node: cst.Call, fn: PyFunction) -> Val:
             lw.fc.env.pop()
     if lw.fc.inline_body is None:
         raise lw.fc.error(node, "unsupported-call", "nested functions need a statement context")
-    body, returned = lw.fc.inline_body(fn.node, bindings)
+    body, returned, _ = lw.fc.inline_body(fn.node, bindings)
     kinds = {kd for kd in returned if kd.cat not in (Cat.LITERAL, Cat.META)}
     kind = kinds.pop() if len(kinds) == 1 else k.VALUE
     return Val(kind, c.Call(c.Lambda((), tuple(body), "&")), node=node)
@@ -469,7 +469,17 @@ def helper_call(
     kinds: dict[str, Kind] = {}  # what the C++ arguments are (the variant knows it)
     sequences: dict[str, tuple[Kind, ...]] = {}  # Python sequences: one C++ argument each
     records: dict[str, tuple[tuple[str, Kind], ...]] = {}  # namespaces: one per field
+    record_classes: dict[str, str] = {}  # objects of record classes given field by field
     cxx_args: dict[str, c.Expr] = {}
+
+    def by_field(pname: str, val: Val, where: cst.CSTNode) -> None:
+        assert val.items is not None and val.fields is not None
+        for label, item in zip(val.fields, val.items, strict=True):
+            cxx_args[f"{pname}_{label}"] = lw.materialize(item, True, item.node or where)
+        records[pname] = tuple((f, v.kind) for f, v in zip(val.fields, val.items, strict=True))
+        if val.kind.value is not None:
+            record_classes[pname] = str(val.kind.value)
+
     for p in params:
         pname = p.name.value
         if pname == "stream" and target.cxx_name in lw.mod.host_functions:
@@ -478,6 +488,8 @@ def helper_call(
             val = receiver
             if _python_level(val):
                 bound[pname] = val
+            elif _is_aggregate(val):  # Python-level fields stay known to the method
+                by_field(pname, val, node)
             else:
                 cxx_args[pname] = lw.materialize(val, True, node)
                 kinds[pname] = val.kind
@@ -496,14 +508,12 @@ def helper_call(
                 continue
             if _is_aggregate(val):  # a sequence of DSL objects, a namespace: element by element
                 assert val.items is not None
-                labels = val.fields or tuple(str(i) for i in range(len(val.items)))
-                for label, item in zip(labels, val.items, strict=True):
-                    cxx_args[f"{pname}_{label}"] = lw.materialize(item, True, item.node or arg)
-                if val.fields is None:
-                    sequences[pname] = tuple(v.kind for v in val.items)
-                else:
-                    records[pname] = tuple(
-                        (f, v.kind) for f, v in zip(val.fields, val.items, strict=True))
+                if val.fields is not None:
+                    by_field(pname, val, arg)
+                    continue
+                for i, item in enumerate(val.items):
+                    cxx_args[f"{pname}_{i}"] = lw.materialize(item, True, item.node or arg)
+                sequences[pname] = tuple(v.kind for v in val.items)
                 continue
             if val.kind.cat in _KNOWN_ARGUMENT_CATS:
                 kinds[pname] = val.kind
@@ -514,7 +524,7 @@ def helper_call(
     lw.mod.current_static_branch = fc.env.in_static_branch()
     try:
         variant = lw.mod.lower_variant(target, bound, kinds, role, node,
-                                       Aggregates(sequences, records))
+                                       Aggregates(sequences, records, record_classes))
     finally:
         lw.mod.current_static_branch = False
     fc.calls.append(variant.cxx_name)
@@ -535,13 +545,15 @@ _KNOWN_ARGUMENT_CATS = frozenset({
 
 
 def _is_aggregate(val: Val) -> bool:
-    """A Python sequence holding DSL objects (tensors, layouts, atoms...) or a namespace
-    (SimpleNamespace, dict) of DSL values: passed to a helper element by element, as the DSL
-    passes the Python object (its elements keep their kinds)."""
+    """A Python sequence holding DSL objects (tensors, layouts, atoms...), a namespace
+    (SimpleNamespace, dict) of DSL values or an object holding Python values beside DSL
+    values: passed to a helper element by element, as the DSL passes the Python object (its
+    elements keep their kinds, its Python values their values)."""
     if val.items is None or _python_level(val) or any(v.items is not None for v in val.items):
         return False
-    if val.fields is not None:
-        return val.kind.cat is Cat.RECORD and val.kind.value is None
+    if val.fields is not None:  # a namespace; an object holding Python values too
+        return val.kind.cat is Cat.RECORD and (
+            val.kind.value is None or any(_python_level(v) for v in val.items))
     return any(v.kind.cat in _KNOWN_ARGUMENT_CATS for v in val.items)
 
 

@@ -33,17 +33,20 @@ VariantKey = tuple[str, tuple[tuple[str, object], ...]]
 class Aggregates:
     """Parameters given Python aggregates of C++ values, which a function takes element by
     element (one C++ parameter each): sequences (a list of tensors: the element kinds) and
-    namespaces (SimpleNamespace, dict: the field names and kinds)."""
+    namespaces (SimpleNamespace, dict: the field names and kinds) and objects of the module's
+    record classes that hold Python values (their class, `record_classes`)."""
 
     sequences: dict[str, tuple[Kind, ...]] = field(default_factory=dict)
     records: dict[str, tuple[tuple[str, Kind], ...]] = field(default_factory=dict)
+    record_classes: dict[str, str] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
         return bool(self.sequences or self.records)
 
     def key(self) -> tuple[tuple[str, object], ...]:
         return (*((n, ("sequence", kds)) for n, kds in sorted(self.sequences.items())),
-                *((n, ("record", fks)) for n, fks in sorted(self.records.items())))
+                *((n, ("record", self.record_classes.get(n), fks))
+                  for n, fks in sorted(self.records.items())))
 
 
 @dataclass(frozen=True)
@@ -163,6 +166,8 @@ class FunctionContext:
     #: names assigned (anywhere) inside dynamic control flow; literals bound to them are
     #: declared as dynamic scalars.
     dynamically_assigned: set[str] = field(default_factory=set)
+    #: names dynamic control flow rebinds after they were bound (loop-carried states)
+    carried: set[str] = field(default_factory=set)
     self_name: str | None = None
     #: kinds of `self.x` chains and Constexpr parameters, for meta-member kinds.
     leaf_kinds: dict[str, str] = field(default_factory=dict)
@@ -184,9 +189,11 @@ class FunctionContext:
     #: a kernel's parameters standing for `self.x` values set while a host method was traced.
     traced_params: dict[str, Val] = field(default_factory=dict)
     #: lowers the body of a nested function at one of its calls (set by the statement
-    #: lowering): (function, parameter bindings) -> (C++ statements, kinds it returns).
+    #: lowering): (function, parameter bindings) -> (C++ statements, kinds it returns, the
+    #: value the first parameter holds at the end: the object an `__init__` built).
     inline_body: (
-        Callable[[cst.FunctionDef, list[tuple[str, Val]]], tuple[list[c.Stmt], list[Kind]]]
+        Callable[[cst.FunctionDef, list[tuple[str, Val]]],
+                 tuple[list[c.Stmt], list[Kind], Val | None]]
         | None
     ) = None
 

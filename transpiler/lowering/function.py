@@ -101,6 +101,23 @@ def _dynamic_targets(body: cst.BaseSuite, mod: ModuleContext) -> set[str]:
     return names
 
 
+def _carried_targets(body: cst.BaseSuite, dynamic: set[str]) -> set[str]:
+    """Names that dynamic control flow rebinds after they were bound (assigned at two places
+    or more, one of them inside dynamic control flow): a tuple, list or record such a name
+    holds is carried through the loop or branch leaf by leaf."""
+    counts: dict[str, int] = {}
+    for node in walk(body):
+        targets: list[cst.BaseExpression] = []
+        if isinstance(node, cst.AssignTarget):
+            targets.append(node.target)
+        elif isinstance(node, (cst.AnnAssign, cst.AugAssign)):
+            targets.append(node.target)
+        for target in targets:
+            if isinstance(target, cst.Name):
+                counts[target.value] = counts.get(target.value, 0) + 1
+    return {name for name, n in counts.items() if n > 1 and name in dynamic}
+
+
 #: Kinds of objects a helper takes by reference: a tensor (a register fragment is its storage),
 #: a run-time scalar that is a namespace's field (the caller's object, as in Python).
 _BY_REFERENCE = frozenset({Cat.TENSOR, Cat.DYNAMIC})
@@ -221,7 +238,8 @@ def lower_function(
                 fc.env.used_cxx.add(element_name)
                 items.append(Val(element, c.Id(element_name)))
             if ps.name in aggregates.records:
-                held = Val(Kind(Cat.RECORD), items=tuple(items),
+                held = Val(Kind(Cat.RECORD, value=aggregates.record_classes.get(ps.name)),
+                           items=tuple(items),
                            fields=tuple(label for label, _ in parts))
             else:
                 held = Val(Kind(Cat.TUPLE, elems=tuple(v.kind for v in items)),
@@ -297,6 +315,7 @@ def lower_function(
         cparams.append(c.Param(c.Type("Stream"), fc.stream_name))
         fc.env.used_cxx.add(fc.stream_name)
     fc.dynamically_assigned = _dynamic_targets(fn.node.body, mod)
+    fc.carried = _carried_targets(fn.node.body, fc.dynamically_assigned)
 
     body = StmtLowerer(fc).block(fn.node.body)
 

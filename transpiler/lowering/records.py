@@ -14,10 +14,14 @@ the receiving function `params.src` is a member access.
 
 from __future__ import annotations
 
+import dataclasses
+
 import libcst as cst
 
 from ..analysis.kinds import Cat, Kind
 from ..analysis.value import Val
+from ..cxx import ast as c
+from ..diagnostics import TranslationError
 from ..frontend.discovery import DslClass
 from .context import ModuleContext
 from .expr import ExprLowerer
@@ -32,6 +36,8 @@ def record_kind(cls: DslClass) -> Kind:
 def construct(lw: ExprLowerer, node: cst.Call, cls: DslClass) -> Val:
     """`CopyParams(num_threads=..., src=..., dst=...)`: fields bound like parameters."""
     assert cls.record_fields is not None
+    if cls.init is not None:
+        return _construct_by_init(lw, node, cls)
     names = [name for name, _ in cls.record_fields]
     given = lw.bind(node, names, f"'{cls.name}'", 0)
     items: list[Val] = []
@@ -41,6 +47,91 @@ def construct(lw: ExprLowerer, node: cst.Call, cls: DslClass) -> Val:
             raise lw.fc.error(node, "bad-arguments", f"'{cls.name}' needs field '{name}'")
         items.append(lw.lower(expr))
     return Val(record_kind(cls), None, node=node, items=tuple(items), fields=tuple(names))
+
+
+def _construct_by_init(lw: ExprLowerer, node: cst.Call, cls: DslClass) -> Val:
+    """`Info(n, scale)` of a plain class: its `__init__` traced for these arguments, as the
+    DSL runs it, with `self` an object whose attributes the body sets. Attributes holding
+    Python values (flags, None, configuration) stay Python values; when some hold DSL values
+    the body is a C++ lambda returning the record's struct, read field by field."""
+    assert cls.init is not None and cls.record_fields is not None
+    fc = lw.fc
+    init = cls.init.node
+    declared = list(init.params.params)
+    if not declared:
+        raise fc.error(node, "bad-arguments", f"'{cls.name}.__init__' takes no self")
+    params = [*declared[1:], *init.params.kwonly_params]
+    given = lw.bind(node, [p.name.value for p in params], f"'{cls.name}'", 0)
+    bindings: list[tuple[str, Val]] = [
+        (declared[0].name.value, Val(Kind(Cat.RECORD), None, node=node, items=(), fields=()))]
+    for p in params:
+        name = p.name.value
+        if name in given:
+            bindings.append((name, lw.lower(given[name])))
+        elif p.default is not None:
+            bindings.append((name, lw.lower(p.default)))
+        else:
+            raise fc.error(node, "bad-arguments", f"'{cls.name}' needs argument '{name}'")
+    if fc.inline_body is None:
+        raise fc.error(node, "unsupported-call", f"'{cls.name}(...)' needs a statement context")
+    saved_self = fc.self_name
+    fc.self_name = None  # `self` in the body is the new object, not the enclosing method's
+    try:
+        body, _, built = fc.inline_body(init, bindings)
+    finally:
+        fc.self_name = saved_self
+    assert built is not None and built.items is not None and built.fields is not None
+    names = [name for name, _ in cls.record_fields]
+    missing = [name for name in names if name not in built.fields]
+    if missing:
+        raise fc.error(
+            node, "unsupported-value",
+            f"'{cls.name}.__init__' leaves {', '.join(missing)} unset for these arguments",
+            "set every attribute on each path, e.g. to None")
+    items = tuple(built.items[built.fields.index(name)] for name in names)
+    record = Val(record_kind(cls), None, node=node, items=items, fields=tuple(names))
+    if all(python_level(item) for item in items):
+        return record
+    fields = tuple(lw.materialize(item, True, item.node or node) if not python_level(item)
+                   else _python_field(lw, item, node) for item in items)
+    body.append(c.Return(c.Call(c.Id(f"make_{cls.name}"), fields)))
+    return element_view(record, c.Call(c.Lambda((), tuple(body), "&")))
+
+
+def _python_field(lw: ExprLowerer, item: Val, node: cst.CSTNode) -> c.Expr:
+    """The C++ member of a field that holds a Python value: the value where C++ can spell it,
+    else `_` (the record's Python-level field is what DSL code reads)."""
+    try:
+        return lw.materialize(item, True, item.node or node)
+    except TranslationError:
+        return c.Id("_")
+
+
+def element_view(val: Val, whole: c.Expr) -> Val:
+    """`val` as held by the C++ value `whole`: each C++ element read from it (`get<i>`, or
+    the field of a record), Python-level elements kept."""
+    assert val.items is not None
+    items: list[Val] = []
+    for i, item in enumerate(val.items):
+        if val.fields is not None:
+            part: c.Expr = c.Member(whole, cxx_name(val.fields[i]))
+        else:
+            part = c.Call(c.Id("get"), (whole,), (c.Lit(str(i)),))
+        if item.items is not None:
+            items.append(element_view(item, part))
+        elif item.kind.cat in (Cat.LITERAL, Cat.META, Cat.TYPE):
+            items.append(item)
+        else:
+            items.append(Val(item.kind, part, node=item.node))
+    return dataclasses.replace(val, items=tuple(items), expr=whole)
+
+
+def python_level(val: Val) -> bool:
+    """A value the DSL keeps in Python while tracing (a literal, a configuration value, a
+    sequence or record of those)."""
+    if val.kind.cat in (Cat.LITERAL, Cat.META, Cat.TYPE):
+        return True
+    return val.items is not None and all(python_level(v) for v in val.items)
 
 
 def struct_text(mod: ModuleContext, cls: DslClass) -> str:

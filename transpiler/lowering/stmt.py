@@ -30,6 +30,7 @@ from ..frontend.walk import walk
 from .call import CallLowerer, deferred_error, kernel_argument
 from .context import Aggregates, FunctionContext, ModuleContext, TracedAttribute
 from .names import cxx_name
+from .records import element_view, python_level
 from .sequence_params import sequence_params
 from .sequences import bind_target, static_items, value_items
 from .signature import ParamSig
@@ -46,6 +47,8 @@ _AUG_OPS: dict[type, str] = {
 }  # fmt: skip
 _REBINDABLE = frozenset({Cat.DYNAMIC, Cat.VALUE, Cat.TENSOR_SSA})
 _ALIAS_CATS = frozenset({Cat.LITERAL, Cat.META})
+#: C++ spellings of one DSL type (a loop index is an `int`, Int32 an `int32_t`)
+_SAME_CTYPE = {"int": "int32_t"}
 #: Methods of DSL functions that only affect the host (kernel names).
 _HOST_ONLY = frozenset({"set_name_prefix"})
 _RANGES = frozenset({
@@ -175,7 +178,7 @@ class StmtLowerer:
 
     def _inline_body(
         self, fdef: cst.FunctionDef, bindings: list[tuple[str, Val]]
-    ) -> tuple[list[c.Stmt], list[Kind]]:
+    ) -> tuple[list[c.Stmt], list[Kind], Val | None]:
         """The body of nested function `fdef` with its parameters bound: Python-level values
         stand for themselves; other arguments are copied into a local of the parameter's name
         (a Python parameter is a local variable of the call)."""
@@ -199,7 +202,8 @@ class StmtLowerer:
                 out.append(c.Decl(None, (cxx_name(name),), expr))
                 fc.env.define(Var(name, cxx_name(name), val.kind, line))
             out += self.block(fdef.body)
-            return out, fc.return_kinds
+            first = fc.env.lookup(bindings[0][0]) if bindings else None
+            return out, fc.return_kinds, first.value if first is not None else None
         finally:
             fc.env.pop()
             fc.loops, fc.return_kinds = saved_loops, saved_returns
@@ -428,7 +432,8 @@ class StmtLowerer:
                 or held.kind.cat is not Cat.RECORD or held.kind.value is not None):
             return None
         name = target.attr.value
-        if name not in held.fields:  # a new attribute
+        added = name not in held.fields
+        if added:  # a new attribute
             held = dataclasses.replace(held, items=(*held.items, Val(k.VALUE)),
                                        fields=(*held.fields, name))
             var = dataclasses.replace(var, value=held)
@@ -440,7 +445,8 @@ class StmtLowerer:
                 and new.kind.cat in (Cat.DYNAMIC, Cat.LITERAL, Cat.VALUE, Cat.STATIC)
                 and new.kind.ctype in (None, old.kind.ctype)):
             return [c.Assign(old.expr, "=", self.lw.materialize(new, False, value))]
-        return self._replace_item(var, i, self.mod.code(target), target, value)
+        out = self._replace_item(var, i, self.mod.code(target), target, value)
+        return [] if added and isinstance(out[0], c.Comment) else out
 
     def _replace_item(
         self, var: Var, i: int, what: str, target: cst.BaseExpression,
@@ -454,7 +460,7 @@ class StmtLowerer:
         items = list(var.value.items)
         new = self.lw.lower(value)
         out: list[c.Stmt] = []
-        if not _python_level(new):
+        if not python_level(new):
             label = var.value.fields[i] if var.value.fields else str(i)
             if var.depth == len(fc.env.scopes) - 1 and not isinstance(new.expr, c.Id):
                 cxx = fc.env.version_name(f"{var.cxx}_{label}")
@@ -501,7 +507,7 @@ class StmtLowerer:
             # method's names)
             member = fc.add_meta(value, m.TYPE)
             val = Val(k.TYPE, type=c.Type(f"Meta::{member.name}", typename=True), node=value)
-        if _python_level(val):
+        if python_level(val):
             self.mod.traced_attributes[key] = TracedAttribute(val, line, fc.fn.cxx_name, False)
             return [c.Comment((f"self.{attr} is a compile-time value from here on",))]
         cxx = f"self_{attr}"
@@ -534,18 +540,31 @@ class StmtLowerer:
         if val.function is not None:  # a Python function: called by inlining it
             fc.env.define(Var(name, cxx, kind, line, value=val))
             return [c.Comment((f"'{name}' is a Python function; calls inline its body",))]
-        if val.items is not None and name not in fc.dynamically_assigned:
+        if val.items is not None and name in fc.carried:
+            # A tuple, list or record that dynamic control flow rebinds (a loop-carried
+            # state): each element C++ computes is a variable of its own, which the rebinding
+            # assigns leaf by leaf (`_assign_leaves`), as the DSL carries a Python tree of DSL
+            # values through a loop.
+            out: list[c.Stmt] = []
+            if val.expr is not None and _reads_whole(val, val.expr):
+                # elements read from one C++ value (a record a call returned): computed once
+                out.append(c.Decl(None, (cxx,), val.expr))
+                val = element_view(val, c.Id(cxx))
+            held = self._hold_elements(cxx, val, node, out, name, carried=True)
+            fc.env.define(Var(name, cxx, held.kind, line, value=held))
+            return out
+        if val.items is not None:
             # A Python tuple, list or record: a C++ variable holds it, and the name also stands
             # for its elements (Python-level ones keep their values, as in Python). One with
             # values C++ cannot hold (strings) only holds its computed elements.
-            out: list[c.Stmt] = []
+            out = []
             try:
                 whole: c.Expr | None = self.lw.materialize(val, True, node)
             except TranslationError:
                 whole = None
             if whole is not None:
                 out.append(c.Decl(None, (cxx,), whole))
-                held = _element_view(val, c.Id(cxx))
+                held = element_view(val, c.Id(cxx))
             else:
                 held = self._hold_elements(cxx, val, node, out, name)
             fc.env.define(Var(name, cxx, held.kind, line, value=held))
@@ -628,6 +647,8 @@ class StmtLowerer:
         )
         if same:
             return [c.Assign(c.Id(var.cxx), "=", self.lw.materialize(val, False, value))]
+        if crosses and var.value is not None and var.value.items is not None:
+            return self._assign_leaves(name, var.value, val, target)
         if crosses and var.alias is None and var.kind.cat is val.kind.cat is Cat.TENSOR:
             # The DSL rebinds the name to another view (`t = s[None, i]` in a dynamic if): a
             # view of the same C++ type takes the new pointer and layout (checked in C++).
@@ -693,17 +714,22 @@ class StmtLowerer:
         return out
 
     def _hold_elements(
-        self, base: str, val: Val, node: cst.CSTNode, out: list[c.Stmt], python: str = ""
+        self, base: str, val: Val, node: cst.CSTNode, out: list[c.Stmt], python: str = "",
+        carried: bool = False,
     ) -> Val:
         """`val` with each element that C++ computes held in a variable (`base_0`, or
         `base_field` for a record); Python-level elements and plain names stay as they are.
         A namespace field that dynamic control flow assigns (`python.field`) is a run-time
-        variable from the start, as a name assigned there is."""
+        variable from the start, as a name assigned there is. `carried`: the whole value is
+        rebound by dynamic control flow, so every C++ element is copied into a variable of its
+        own (assigning it must not change the name it came from) and numeric literals are
+        run-time variables, as a scalar assigned there is."""
         assert val.items is not None
         labels = val.fields or tuple(str(i) for i in range(len(val.items)))
         held: list[Val] = []
         for label, item in zip(labels, val.items, strict=True):
-            if (val.fields is not None and f"{python}.{label}" in self.fc.dynamically_assigned
+            if (((val.fields is not None
+                  and f"{python}.{label}" in self.fc.dynamically_assigned) or carried)
                     and item.kind.cat is Cat.LITERAL
                     and isinstance(item.kind.value, (int, float))):
                 name = self.fc.env.version_name(f"{base}_{label}")
@@ -713,16 +739,20 @@ class StmtLowerer:
                 self.fc.env.used_cxx.add(name)
                 held.append(Val(k.dynamic(ctype), c.Id(name), node=item.node))
             elif item.items is not None:
-                held.append(self._hold_elements(f"{base}_{label}", item, node, out))
+                held.append(self._hold_elements(f"{base}_{label}", item, node, out,
+                                                carried=carried))
             elif item.kind.cat in _ALIAS_CATS or item.kind.cat is Cat.TYPE or (
                 isinstance(item.expr, c.Id)
+                and not (carried and item.kind.cat is not Cat.TENSOR)
                 and not (val.fields is not None and item.kind.cat is Cat.DYNAMIC)
             ):
                 # (a run-time scalar field of a namespace is copied: the namespace's own
                 # variable, which `ns.x = ...` assigns, as Python rebinds only the field)
                 held.append(item)
             else:
-                name = self.fc.env.version_name(f"{base}_{label}")
+                name = f"{base}_{label}"
+                if not carried or name in self.fc.env.used_cxx:
+                    name = self.fc.env.version_name(name)
                 expr = self.lw.materialize(item, True, item.node or node)
                 if item.tensor_element:
                     expr = c.Call(c.Id("value_copy"), (expr,))
@@ -730,6 +760,114 @@ class StmtLowerer:
                 self.fc.env.used_cxx.add(name)
                 held.append(dataclasses.replace(item, expr=c.Id(name), tensor_element=False))
         return dataclasses.replace(val, items=tuple(held), expr=None)
+
+    def _assign_leaves(
+        self, name: str, old: Val, new: Val, target: cst.CSTNode
+    ) -> list[c.Stmt]:
+        """`name = new` inside dynamic control flow, `name` holding a tuple, list or record
+        whose C++ elements are variables (`_declare`): each variable is assigned its new
+        element, as the DSL carries the tree's DSL values through the loop or branch. The tree
+        keeps its structure and its compile-time leaves; every new value is read before any
+        variable is written (`s = (s[1], s[0])`)."""
+        out: list[c.Stmt] = []
+        returned = (new.items is None and new.expr is not None
+                    and new.kind.cat is Cat.RECORD and new.kind == old.kind)
+        if returned or (new.expr is not None and _reads_whole(new, new.expr)):
+            # one C++ value holding the new elements, read once: a record a C++ function
+            # returned (a method's `return Acc(...)`: its compile-time fields are the ones the
+            # method was specialised for, this record's) or an object `__init__` built
+            assert new.expr is not None
+            temp = self.fc.env.version_name(f"{cxx_name(name)}_next")
+            self.fc.env.used_cxx.add(temp)
+            out.append(c.Decl(None, (temp,), new.expr))
+            new = element_view(old if returned else new, c.Id(temp))
+        pairs: list[tuple[c.Expr, c.Expr]] = []  # (variable, its new value)
+        self._leaf_pairs(name, old, new, target, pairs)
+        written: set[str] = set()
+        reads_written = False
+        for var, value in pairs:
+            reads_written = reads_written or bool(identifiers(value) & written)
+            written |= identifiers(var)
+        if reads_written:
+            staged: list[tuple[c.Expr, c.Expr]] = []
+            for var, value in pairs:
+                temp = self.fc.env.version_name(f"{cxx_name(name)}_next")
+                self.fc.env.used_cxx.add(temp)
+                out.append(c.Decl(None, (temp,), value))
+                staged.append((var, c.Id(temp)))
+            pairs = staged
+        out += [c.Assign(var, "=", value) for var, value in pairs]
+        return out or [c.Comment((f"'{name}' keeps its compile-time value",))]
+
+    def _leaf_pairs(
+        self, label: str, old: Val, new: Val, target: cst.CSTNode,
+        pairs: list[tuple[c.Expr, c.Expr]],
+    ) -> None:
+        fc = self.fc
+        region = fc.env.region.replace("`", "")
+        node = new.node if isinstance(new.node, cst.BaseExpression) else None
+        if old.items is not None:
+            new_items = value_items(new) if new.items is None else new.items
+            same_shape = (
+                new_items is not None and len(new_items) == len(old.items)
+                and new.fields == old.fields
+                and (old.kind.cat is not Cat.RECORD or new.kind.value == old.kind.value)
+            )
+            if not same_shape or new_items is None:
+                raise fc.error(
+                    target, "type-change",
+                    f"'{label}' changes structure inside {region}: it is a "
+                    f"{old.kind.describe()} of {len(old.items)} elements and is assigned a "
+                    f"{new.kind.describe()}"
+                    + (f" of {len(new_items)} elements" if new_items is not None else ""),
+                    "a value carried through dynamic control flow keeps its structure",
+                )
+            labels = old.fields or tuple(f"[{i}]" for i in range(len(old.items)))
+            for part, o, n in zip(labels, old.items, new_items, strict=True):
+                sep = "." if old.fields else ""
+                self._leaf_pairs(f"{label}{sep}{part}", o, n, target, pairs)
+            return
+        if python_level(old):
+            if python_level(new) and new.kind == old.kind and new.type == old.type:
+                return
+            raise fc.error(
+                target, "type-change",
+                f"'{label}' is a compile-time value ({old.kind.describe()}) and is assigned "
+                f"a {'different value' if python_level(new) else new.kind.describe()} "
+                f"inside {region}",
+                "only DSL values change in dynamic control flow: make it one before, e.g. "
+                "cutlass.Int32(0)",
+            )
+        if not isinstance(old.expr, c.Id):
+            raise fc.error(target, "type-change",
+                           f"'{label}' cannot be assigned inside {region}")
+        if old.kind.cat is Cat.TENSOR:
+            # the element is the tensor a name holds (a register fragment is its storage):
+            # it can stay, not become another tensor
+            if new.kind.cat is Cat.TENSOR and new.expr == old.expr:
+                return
+            raise fc.error(
+                target, "type-change",
+                f"'{label}' is a tensor and is assigned another {new.kind.describe()} inside "
+                f"{region}",
+                "carry the tensors under names of their own; rebind those")
+        compatible = new.kind.cat in (Cat.DYNAMIC, Cat.LITERAL, Cat.VALUE, Cat.STATIC,
+                                      Cat.TENSOR_SSA, Cat.META) or (
+            old.kind.cat is Cat.RECORD and new.kind == old.kind)  # one C++ struct
+        if not compatible or (old.kind.ctype and new.kind.ctype
+                              and _SAME_CTYPE.get(old.kind.ctype, old.kind.ctype)
+                              != _SAME_CTYPE.get(new.kind.ctype, new.kind.ctype)):
+            raise fc.error(
+                target, "type-change",
+                f"'{label}' changes type inside {region}: it is a {old.kind.describe()} and "
+                f"is assigned a {new.kind.describe()}",
+                "a value carried through dynamic control flow keeps its type; convert it, "
+                "e.g. cutlass.Float32(x)",
+            )
+        value = self.lw.materialize(new, False, node)
+        if new.tensor_element:
+            value = c.Call(c.Id("value_copy"), (value,))
+        pairs.append((old.expr, value))
 
     def _temporary(self, val: Val, node: cst.BaseExpression, out: list[c.Stmt]) -> Val:
         """`val` read into a fresh variable now (a compile-time value needs none)."""
@@ -1443,7 +1581,7 @@ class StmtLowerer:
         if isinstance(arg, cst.Lambda):
             return None
         val = self.lw.lower(arg)
-        if val.items is None or val.fields is not None or _python_level(val):
+        if val.items is None or val.fields is not None or python_level(val):
             return None
         if any(v.items is not None for v in val.items):
             raise self.fc.error(
@@ -1525,31 +1663,16 @@ class StmtLowerer:
         return c.Decltype(x, decay=True)
 
 
-def _element_view(val: Val, whole: c.Expr) -> Val:
-    """`val` as held by the C++ variable `whole`: each C++ element read from it (`get<i>`, or
-    the field of a record), Python-level elements kept."""
-    assert val.items is not None
-    items: list[Val] = []
-    for i, item in enumerate(val.items):
-        if val.fields is not None:
-            part: c.Expr = c.Member(whole, cxx_name(val.fields[i]))
-        else:
-            part = c.Call(c.Id("get"), (whole,), (c.Lit(str(i)),))
-        if item.items is not None:
-            items.append(_element_view(item, part))
-        elif item.kind.cat in _ALIAS_CATS or item.kind.cat is Cat.TYPE:
-            items.append(item)
-        else:
-            items.append(Val(item.kind, part, node=item.node))
-    return dataclasses.replace(val, items=tuple(items), expr=whole)
-
-
-def _python_level(val: Val) -> bool:
-    """A value the DSL keeps in Python while tracing (a literal, a configuration value, a
-    sequence or record of those)."""
-    if val.kind.cat in _ALIAS_CATS or val.kind.cat is Cat.TYPE:
-        return True
-    return val.items is not None and all(_python_level(v) for v in val.items)
+def _reads_whole(val: Val, whole: c.Expr) -> bool:
+    """Whether an element of `val` is read from the C++ value `whole` (`_element_view`)."""
+    def contains(node: object) -> bool:
+        if node == whole:
+            return True
+        if dataclasses.is_dataclass(node) and not isinstance(node, type):
+            return any(contains(getattr(node, f.name)) for f in dataclasses.fields(node))
+        return isinstance(node, (tuple, list)) and any(contains(n) for n in node)
+    return any(contains(item.expr) or (item.items is not None and _reads_whole(item, whole))
+               for item in val.items or ())
 
 
 def _literal_ctype(v: object) -> str:

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <bbx/layout.hpp>
+#include <bbx/layout/to_string.hpp>
 
 #include <cstdio>
 #include <string>

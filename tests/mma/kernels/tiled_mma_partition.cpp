@@ -15,6 +15,7 @@
 
 #include <bbx/bbx.hpp>
 #include <bbx/mma.hpp>
+#include <bbx/layout/to_string.hpp>
 
 using namespace bbx;
 

@@ -1,4 +1,5 @@
-// bbx/layout/print.hpp — print(x) with printf in CuTe's format, and host-only to_string(x).
+// bbx/layout/print.hpp — print(x) with printf in CuTe's format (host-only to_string(x):
+// bbx/layout/to_string.hpp).
 //   integers (static or not): 4        tuples: (4,8)        layouts: (4,8):(8,1)
 #pragma once
 
@@ -6,7 +7,6 @@
 #include "composed_layout.hpp"
 
 #include <cstdio>
-#include <string>
 
 // Header-free AMD device code (no ROCm device library to link against) cannot call printf:
 // there print() is a no-op unless BBX_DEVICE_PRINTF is defined.
@@ -29,25 +29,6 @@ struct printf_sink {
   BBX_HOST_DEVICE void put(const char* s) const { printf("%s", s); }
   BBX_HOST_DEVICE void put_int(long long v) const { printf("%lld", v); }
 #endif
-};
-
-// Used by the host-only to_string; its members are empty in a device compilation pass.
-struct string_sink {
-  std::string* out;
-  BBX_HOST_DEVICE void put(const char* s) const {
-#if !defined(BBX_DEVICE_PASS)
-    out->append(s);
-#else
-    (void)s;
-#endif
-  }
-  BBX_HOST_DEVICE void put_int(long long v) const {
-#if !defined(BBX_DEVICE_PASS)
-    out->append(std::to_string(v));
-#else
-    (void)v;
-#endif
-  }
 };
 
 template <class Sink, class T>
@@ -83,14 +64,6 @@ BBX_HOST_DEVICE constexpr void format_to(Sink const& sink, T const& x) {
 template <class T>
 BBX_HOST_DEVICE void print(T const& x) {
   detail::format_to(detail::printf_sink{}, x);
-}
-
-// Host only.
-template <class T>
-inline std::string to_string(T const& x) {
-  std::string s;
-  detail::format_to(detail::string_sink{&s}, x);
-  return s;
 }
 
 }  // namespace bbx

@@ -17,8 +17,6 @@
 
 #if defined(BBX_HOST_STD)
 #  include <cstddef>
-#  include <string>
-#  include <tuple>
 #  include <utility>
 #endif
 
@@ -281,11 +279,9 @@ using hip_dim3 = ::dim3;
 #  endif
 namespace detail {
 [[noreturn]] inline void throw_hip(hipError_t e, const char* what, dim3 g, dim3 b, std::size_t smem) {
-  throw LaunchError(std::string("bbx: ") + what + " failed: " + hipGetErrorName(e) + ": " +
-                    hipGetErrorString(e) + " (grid (" + std::to_string(g.x) + "," +
-                    std::to_string(g.y) + "," + std::to_string(g.z) + "), block (" +
-                    std::to_string(b.x) + "," + std::to_string(b.y) + "," + std::to_string(b.z) +
-                    "), dynamic shared memory " + std::to_string(smem) + " bytes)");
+  throw LaunchError::format(
+      "bbx: %s failed: %s: %s (grid (%d,%d,%d), block (%d,%d,%d), dynamic shared memory %zu bytes)",
+      what, hipGetErrorName(e), hipGetErrorString(e), g.x, g.y, g.z, b.x, b.y, b.z, smem);
 }
 }  // namespace detail
 
@@ -296,11 +292,9 @@ void launch(void (*kernel)(P...), dim3 grid, dim3 block, std::size_t smem_bytes,
             A&&... args) {
   static_assert(sizeof...(P) == sizeof...(A), "bbx::launch: wrong number of kernel arguments");
   if (grid.x < 0 || grid.y < 0 || grid.z < 0 || block.x <= 0 || block.y <= 0 || block.z <= 0)
-    throw LaunchError("bbx: launch rejected: grid (" + std::to_string(grid.x) + "," +
-                      std::to_string(grid.y) + "," + std::to_string(grid.z) +
-                      ") must not be negative and block (" + std::to_string(block.x) + "," +
-                      std::to_string(block.y) + "," + std::to_string(block.z) +
-                      ") must be positive");
+    throw LaunchError::format(
+        "bbx: launch rejected: grid (%d,%d,%d) must not be negative and block (%d,%d,%d) must "
+        "be positive", grid.x, grid.y, grid.z, block.x, block.y, block.z);
   if (grid.volume() == 0) return;  // an empty problem: a grid of zero blocks is never launched
   (void)hipGetLastError();  // clear a stale error so it is not blamed on this launch
   if (smem_bytes > 64 * 1024) {
@@ -309,18 +303,18 @@ void launch(void (*kernel)(P...), dim3 grid, dim3 block, std::size_t smem_bytes,
                                        static_cast<int>(smem_bytes));
     if (e != hipSuccess) detail::throw_hip(e, "hipFuncSetAttribute", grid, block, smem_bytes);
   }
-  std::tuple<std::decay_t<P>...> params(std::forward<A>(args)...);
-  void* ptrs[sizeof...(P) > 0 ? sizeof...(P) : 1] = {};
-  std::apply([&](auto&... p) {
-    int i = 0;
-    ((ptrs[i++] = static_cast<void*>(&p)), ...);
-  }, params);
-  hipError_t e = hipLaunchKernel(reinterpret_cast<const void*>(kernel),
-                                 detail::hip_dim3{static_cast<unsigned>(grid.x), static_cast<unsigned>(grid.y),
-                                                  static_cast<unsigned>(grid.z)},
-                                 detail::hip_dim3{static_cast<unsigned>(block.x), static_cast<unsigned>(block.y),
-                                                  static_cast<unsigned>(block.z)},
-                                 ptrs, smem_bytes, reinterpret_cast<hipStream_t>(stream.handle));
+  // The kernel's parameters, converted from the arguments, live as this lambda's parameters
+  // while the runtime copies them from their addresses.
+  auto launch_params = [&](std::decay_t<P>... params) {
+    void* ptrs[] = {static_cast<void*>(&params)..., nullptr};
+    return hipLaunchKernel(reinterpret_cast<const void*>(kernel),
+                           detail::hip_dim3{static_cast<unsigned>(grid.x), static_cast<unsigned>(grid.y),
+                           static_cast<unsigned>(grid.z)},
+                           detail::hip_dim3{static_cast<unsigned>(block.x), static_cast<unsigned>(block.y),
+                           static_cast<unsigned>(block.z)},
+                           ptrs, smem_bytes, reinterpret_cast<hipStream_t>(stream.handle));
+  };
+  hipError_t e = launch_params(std::forward<A>(args)...);
   if (e == hipSuccess) e = hipGetLastError();
   if (e != hipSuccess) detail::throw_hip(e, "hipLaunchKernel", grid, block, smem_bytes);
 }

@@ -13,10 +13,11 @@
 #endif
 
 #if defined(BBX_HOST_STD)
+#  include <cstdarg>
 #  include <cstddef>
 #  include <cstdint>
-#  include <stdexcept>
-#  include <string>
+#  include <cstdio>
+#  include <exception>
 #endif
 
 namespace bbx {
@@ -52,9 +53,23 @@ struct Stream {
   explicit Stream(P* p) : handle(reinterpret_cast<std::uintptr_t>(p)) {}
 };
 
-// Thrown on the host when a kernel launch is rejected by the runtime.
-struct LaunchError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+// Thrown on the host when a kernel launch is rejected by the runtime. Its message is formatted
+// into the exception (printf-style, at most 511 characters): the units of GPU targets include no
+// <string>/<stdexcept>, whose parsing cost each of nvcc's three C++ front ends (cudafe++, cicc,
+// the host compiler) about 0.25 s.
+class LaunchError : public std::exception {
+ public:
+  explicit LaunchError(const char* message) { std::snprintf(message_, sizeof message_, "%s", message); }
+  template <class... A>
+  static LaunchError format(const char* fmt, A... args) {
+    LaunchError e("");
+    std::snprintf(e.message_, sizeof e.message_, fmt, args...);
+    return e;
+  }
+  const char* what() const noexcept override { return message_; }
+
+ private:
+  char message_[512];
 };
 #else
 struct Stream {

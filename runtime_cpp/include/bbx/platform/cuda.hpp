@@ -4,8 +4,6 @@
 
 #include <cstddef>
 #include <cstdio>
-#include <string>
-#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -168,11 +166,9 @@ using ::printf;
 
 namespace detail {
 [[noreturn]] inline void throw_cuda(cudaError_t e, const char* what, dim3 g, dim3 b, std::size_t smem) {
-  throw LaunchError(std::string("bbx: ") + what + " failed: " + cudaGetErrorName(e) + ": " +
-                    cudaGetErrorString(e) + " (grid (" + std::to_string(g.x) + "," +
-                    std::to_string(g.y) + "," + std::to_string(g.z) + "), block (" +
-                    std::to_string(b.x) + "," + std::to_string(b.y) + "," + std::to_string(b.z) +
-                    "), dynamic shared memory " + std::to_string(smem) + " bytes)");
+  throw LaunchError::format(
+      "bbx: %s failed: %s: %s (grid (%d,%d,%d), block (%d,%d,%d), dynamic shared memory %zu bytes)",
+      what, cudaGetErrorName(e), cudaGetErrorString(e), g.x, g.y, g.z, b.x, b.y, b.z, smem);
 }
 // The most dynamic shared memory `kernel` may be launched with on the current device: the
 // opt-in maximum per block less the kernel's static shared memory.
@@ -195,11 +191,9 @@ void launch(void (*kernel)(P...), dim3 grid, dim3 block, std::size_t smem_bytes,
             A&&... args) {
   static_assert(sizeof...(P) == sizeof...(A), "bbx::launch: wrong number of kernel arguments");
   if (grid.x < 0 || grid.y < 0 || grid.z < 0 || block.x <= 0 || block.y <= 0 || block.z <= 0)
-    throw LaunchError("bbx: launch rejected: grid (" + std::to_string(grid.x) + "," +
-                      std::to_string(grid.y) + "," + std::to_string(grid.z) +
-                      ") must not be negative and block (" + std::to_string(block.x) + "," +
-                      std::to_string(block.y) + "," + std::to_string(block.z) +
-                      ") must be positive");
+    throw LaunchError::format(
+        "bbx: launch rejected: grid (%d,%d,%d) must not be negative and block (%d,%d,%d) must "
+        "be positive", grid.x, grid.y, grid.z, block.x, block.y, block.z);
   if (grid.volume() == 0) return;  // an empty problem: a grid of zero blocks is never launched
   (void)cudaGetLastError();  // clear a stale error so it is not blamed on this launch
   if (smem_bytes == smem_allocator_default_bytes) smem_bytes = detail::largest_dynamic_smem(kernel);
@@ -209,18 +203,18 @@ void launch(void (*kernel)(P...), dim3 grid, dim3 block, std::size_t smem_bytes,
                                          static_cast<int>(smem_bytes));
     if (e != cudaSuccess) detail::throw_cuda(e, "cudaFuncSetAttribute", grid, block, smem_bytes);
   }
-  std::tuple<std::decay_t<P>...> params(std::forward<A>(args)...);
-  void* ptrs[sizeof...(P) > 0 ? sizeof...(P) : 1] = {};
-  std::apply([&](auto&... p) {
-    int i = 0;
-    ((ptrs[i++] = static_cast<void*>(&p)), ...);
-  }, params);
-  cudaError_t e = cudaLaunchKernel(reinterpret_cast<const void*>(kernel),
-                                   ::dim3(static_cast<unsigned>(grid.x), static_cast<unsigned>(grid.y),
-                                          static_cast<unsigned>(grid.z)),
-                                   ::dim3(static_cast<unsigned>(block.x), static_cast<unsigned>(block.y),
-                                          static_cast<unsigned>(block.z)),
-                                   ptrs, smem_bytes, reinterpret_cast<cudaStream_t>(stream.handle));
+  // The kernel's parameters, converted from the arguments, live as this lambda's parameters
+  // while the runtime copies them from their addresses.
+  auto launch_params = [&](std::decay_t<P>... params) {
+    void* ptrs[] = {static_cast<void*>(&params)..., nullptr};
+    return cudaLaunchKernel(reinterpret_cast<const void*>(kernel),
+                            ::dim3(static_cast<unsigned>(grid.x), static_cast<unsigned>(grid.y),
+                            static_cast<unsigned>(grid.z)),
+                            ::dim3(static_cast<unsigned>(block.x), static_cast<unsigned>(block.y),
+                            static_cast<unsigned>(block.z)),
+                            ptrs, smem_bytes, reinterpret_cast<cudaStream_t>(stream.handle));
+  };
+  cudaError_t e = launch_params(std::forward<A>(args)...);
   if (e == cudaSuccess) e = cudaGetLastError();
   if (e != cudaSuccess) detail::throw_cuda(e, "cudaLaunchKernel", grid, block, smem_bytes);
 }

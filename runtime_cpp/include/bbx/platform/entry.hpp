@@ -8,8 +8,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <cstdio>
 #include <exception>
-#include <string>
 
 #include "bbx/config.hpp"
 #include "bbx/platform.hpp"
@@ -82,9 +82,12 @@ inline int prepare(char* error, std::size_t size) {
   if (e != hipSuccess || count == 0) {
     const char* name = e != hipSuccess ? hipGetErrorName(e) : "no device";
     const char* text = e != hipSuccess ? hipGetErrorString(e) : "hipGetDeviceCount found none";
-    std::string what = std::string("no AMD GPU (HIP: ") + name;
-    if (std::strcmp(name, text) != 0) what += std::string(": ") + text;
-    copy_message((what + ")").c_str(), error, size);
+    char what[512];
+    if (std::strcmp(name, text) != 0)
+      std::snprintf(what, sizeof what, "no AMD GPU (HIP: %s: %s)", name, text);
+    else
+      std::snprintf(what, sizeof what, "no AMD GPU (HIP: %s)", name);
+    copy_message(what, error, size);
     return 1;
   }
 #elif defined(BBX_TARGET_CUDA)
@@ -93,8 +96,9 @@ inline int prepare(char* error, std::size_t size) {
   if (e != cudaSuccess || count == 0) {
     const char* name = e != cudaSuccess ? cudaGetErrorName(e) : "no device";
     const char* text = e != cudaSuccess ? cudaGetErrorString(e) : "cudaGetDeviceCount found none";
-    copy_message((std::string("no NVIDIA GPU (CUDA: ") + name + ": " + text + ")").c_str(), error,
-                 size);
+    char what[512];
+    std::snprintf(what, sizeof what, "no NVIDIA GPU (CUDA: %s: %s)", name, text);
+    copy_message(what, error, size);
     return 1;
   }
 #else

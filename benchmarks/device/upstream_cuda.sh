@@ -52,6 +52,26 @@ for spec in sys.argv[2:]:
 PY
 }
 
+# `bbx run` of every argument list in the array named $2, all at once (each builds with its own
+# nvcc), each into $out/$1_<i>.txt ending with its exit status; then, for each, the list's label
+# and its last $3 lines (the status and what the script printed last).
+run_all() {
+  local name=$1 tail_lines=$3 i=0
+  local -n run_list=$2
+  for run_args in "${run_list[@]}"; do
+    # shellcheck disable=SC2086
+    (python3 -m bbx.cli run $run_args > "$out/${name}_$i.txt" 2>&1
+     echo "exit $?" >> "$out/${name}_$i.txt") &
+    i=$((i + 1))
+  done
+  wait
+  i=0
+  for run_args in "${run_list[@]}"; do
+    echo "-- ${run_args#"$corpus"/}: $(tail -"$tail_lines" "$out/${name}_$i.txt" | tr '\n' ' ')"
+    i=$((i + 1))
+  done
+}
+
 if [ "$what" = scripts ] || [ "$what" = all ]; then
   echo "== upstream scripts on CUDA"
   cases=(
@@ -74,19 +94,9 @@ if [ "$what" = scripts ] || [ "$what" = all ]; then
     "experimental/primitives/tutorial/02_naive_gemm.py"
     "experimental/primitives/tutorial/03_gemm_tiled_smem.py"
   )
-  i=0
-  for c in "${cases[@]}"; do
-    # shellcheck disable=SC2086
-    (python3 -m bbx.cli run $corpus/$c > "$out/upstream_$i.txt" 2>&1; echo "exit $?" >> "$out/upstream_$i.txt") &
-    i=$((i + 1))
-  done
-  wait
-  i=0
-  for c in "${cases[@]}"; do
-    echo "-- $c: $(tail -1 "$out/upstream_$i.txt")"
-    head -n -1 "$out/upstream_$i.txt" | tail -3
-    i=$((i + 1))
-  done
+  runs=()
+  for c in "${cases[@]}"; do runs+=("$corpus/$c"); done
+  run_all upstream runs 4
 fi
 
 if [ "$what" = bench ] || [ "$what" = all ]; then
@@ -121,22 +131,11 @@ if [ "$what" = tensorop ] || [ "$what" = all ]; then
     for majors in "m n n" "k k m" "m k m" "k n n" "m n m" "m k n" "k n m" "k k n"; do
       # shellcheck disable=SC2086
       set -- $majors
-      checks+=("--mnkl 1000,520,264,2 --ab_dtype $dt --c_dtype $dt --a_major $1 --b_major $2 --c_major $3")
+      base="$tgemm --mnkl 1000,520,264,2 --iterations 2 --warmup_iterations 1"
+      checks+=("$base --ab_dtype $dt --c_dtype $dt --a_major $1 --b_major $2 --c_major $3")
     done
   done
-  i=0
-  for args in "${checks[@]}"; do
-    # shellcheck disable=SC2086
-    (python3 -m bbx.cli run "$tgemm" $args --iterations 2 --warmup_iterations 1 \
-      > "$out/tensorop_$i.txt" 2>&1; echo "exit $?" >> "$out/tensorop_$i.txt") &
-    i=$((i + 1))
-  done
-  wait
-  i=0
-  for args in "${checks[@]}"; do
-    echo "-- tensorop_gemm.py $args: $(tail -3 "$out/tensorop_$i.txt" | tr '\n' ' ')"
-    i=$((i + 1))
-  done
+  run_all tensorop checks 3
   echo "== tensorop_gemm.py --mnkl 8192,8192,8192,1 (own timing; native DSL on an H100: fp16" \
        "2.340 ms, bf16 2.355 ms)"
   for dt in Float16 BFloat16; do

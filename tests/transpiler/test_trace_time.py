@@ -694,7 +694,8 @@ def test_namespaces_functions_and_traced_types_on_simulator(tmp_path: Path) -> N
 
 
 # Loop-carried Python trees of DSL values (a tuple, a dataclass a method returns, a plain class
-# built by its `__init__`) and plain classes holding Python values beside DSL values.
+# built by its `__init__`), classes holding Python values beside DSL values, a class with a
+# @cute.jit method built by a static factory (the Python value `clamp` survives its return).
 CARRIED = '''
 from dataclasses import dataclass
 
@@ -727,6 +728,25 @@ class RowInfo:
         return out
 
 
+class RowScaler:
+    """A helper object with a @cute.jit method and a static factory, built in the kernel."""
+
+    def __init__(self, scale: cutlass.Float32, clamp: bool = False):
+        self.scale = scale
+        self.clamp = clamp
+
+    @cute.jit
+    def apply(self, v: cutlass.Float32) -> cutlass.Float32:
+        out = v * self.scale
+        if cutlass.const_expr(self.clamp):  # a Python value through the factory's return
+            out = cute.arch.fmax(out, cutlass.Float32(0.0))
+        return out
+
+    @staticmethod
+    def create(scale):
+        return RowScaler(scale * 2.0, clamp=True)
+
+
 class Best:
     def __init__(self, value, where):
         self.value = value
@@ -757,6 +777,8 @@ def rows_kernel(mX: cute.Tensor, mB: cute.Tensor, mOut: cute.Tensor, scale: cutl
         mOut[i, 5] = pair[1]
         mOut[i, 6] = info.apply(stats.total)
         mOut[i, 7] = plain.apply(stats.total)
+        scaler = RowScaler.create(scale)
+        mOut[i, 8] = scaler.apply(stats.total)
 
 
 @cute.jit
@@ -773,7 +795,7 @@ from carried_kernels import rows
 m, n = 37, 23
 x = torch.randn(m, n)
 b = torch.randn(m)
-out = torch.full((m, 8), float("nan"))
+out = torch.full((m, 9), float("nan"))
 rows(from_dlpack(x), from_dlpack(b), from_dlpack(out), 0.75)
 xd = x.double()
 p0 = torch.zeros(m, dtype=torch.float64)
@@ -782,7 +804,8 @@ for j in range(n):
     p0, p1 = p1, p0 + xd[:, j]
 total = xd.sum(1)
 ref = torch.stack([total, torch.full((m,), float(n), dtype=torch.float64), xd.max(1).values,
-                   xd.argmax(1).double(), p0, p1, total * 1.5 + b.double(), total * 1.5], 1)
+                   xd.argmax(1).double(), p0, p1, total * 1.5 + b.double(), total * 1.5,
+                   (total * 1.5).clamp(min=0.0)], 1)
 assert torch.allclose(out.double(), ref, atol=1e-4), (out, ref)
 print("PASS")
 '''

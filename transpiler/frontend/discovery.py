@@ -20,6 +20,8 @@ class DslFunction:
     node: cst.FunctionDef
     decorator: str  # "kernel", "jit", or "plain" (undecorated, translated where DSL code calls it)
     cls: DslClass | None = None
+    #: the class of a @staticmethod (which has no `self`; `cls` is None)
+    owner: str | None = None
 
     @property
     def name(self) -> str:
@@ -28,7 +30,7 @@ class DslFunction:
     @property
     def cxx_name(self) -> str:
         if self.cls is None:
-            return self.name
+            return f"{self.owner}_{self.name}" if self.owner else self.name
         method = "call" if self.name == "__call__" else self.name.strip("_")
         return f"{self.cls.name}_{method}"
 
@@ -59,9 +61,12 @@ class DslClass:
     plain_defs: dict[str, DslFunction] = field(default_factory=dict)
     #: a record class (a dataclass or NamedTuple): its fields in order, with their defaults.
     record_fields: list[tuple[str, cst.BaseExpression | None]] | None = None
-    #: the `__init__` of a plain class without DSL methods: objects built in DSL code run it
-    #: (its `self.x = ...` are the record's fields).
+    #: the `__init__` of a class whose objects DSL code builds (a plain class, or one whose DSL
+    #: methods are all @cute.jit helpers): building one runs it (its `self.x = ...` are the
+    #: record's fields).
     init: DslFunction | None = None
+    #: @staticmethod members (factories such as `create`), called as `Cls.name(...)`
+    static_defs: dict[str, DslFunction] = field(default_factory=dict)
     #: `self.x = S` in a @cute.jit method, S a `@cute.struct` class defined in that method:
     #: attribute -> S (kernels of the class see S through `self.x`).
     struct_attrs: dict[str, str] = field(default_factory=dict)
@@ -83,8 +88,10 @@ class ModuleInfo:
     structs: dict[str, cst.ClassDef] = field(default_factory=dict)
     #: undecorated module-level functions as translatable functions (decorator "plain").
     plain_dsl: dict[str, DslFunction] = field(default_factory=dict)
-    #: record classes (dataclasses, NamedTuples) by name, in source order.
+    #: record classes (dataclasses, NamedTuples, classes built in DSL code) by name.
     records: dict[str, DslClass] = field(default_factory=dict)
+    #: every module-level class but @cute.struct ones, by name.
+    all_classes: dict[str, DslClass] = field(default_factory=dict)
 
     def free_function(self, name: str) -> DslFunction | None:
         for f in self.functions:
@@ -130,6 +137,33 @@ def _struct_attrs(method: cst.FunctionDef, cls: DslClass, names: NameResolver) -
 
 RECORD_DECORATORS = frozenset({"dataclasses.dataclass"})
 RECORD_BASES = frozenset({"typing.NamedTuple"})
+
+
+def _is_static(func: cst.FunctionDef, names: NameResolver) -> bool:
+    return any(isinstance(d.decorator, cst.Name) and d.decorator.value == "staticmethod"
+               for d in func.decorators)
+
+
+def _built_in_dsl_code(module: cst.Module, cls: DslClass, names: NameResolver) -> bool:
+    """Whether a @cute.jit / @cute.kernel function of the module (or a static method of `cls`)
+    builds an object of `cls`: `Cls(...)`."""
+    bodies: list[cst.CSTNode] = [fn.node for fn in cls.static_defs.values()]
+    for stmt in _module_definitions(module.body):
+        if isinstance(stmt, cst.FunctionDef) and _decorator_kind(stmt, names):
+            bodies.append(stmt)
+        elif isinstance(stmt, cst.ClassDef):
+            body = stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else []
+            bodies += [m for m in body
+                       if isinstance(m, cst.FunctionDef) and _decorator_kind(m, names)]
+    return any(isinstance(node, cst.Call) and isinstance(node.func, cst.Name)
+               and node.func.value == cls.name
+               for body in bodies for node in _walk_all(body))
+
+
+def _walk_all(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    yield node
+    for child in node.children:
+        yield from _walk_all(child)
 
 
 def _record_fields(
@@ -282,7 +316,12 @@ def discover(module: cst.Module, names: NameResolver) -> ModuleInfo:
                 if not isinstance(member, cst.FunctionDef):
                     continue
                 kind = _decorator_kind(member, names)
-                if kind:
+                if _is_static(member, names):
+                    cls.static_defs[member.name.value] = DslFunction(
+                        member, kind or "plain", None, owner=cls.name)
+                    if kind:
+                        info.functions.append(cls.static_defs[member.name.value])
+                elif kind:
                     fn = DslFunction(member, kind, cls)
                     cls.methods[member.name.value] = fn
                     info.functions.append(fn)
@@ -294,13 +333,21 @@ def discover(module: cst.Module, names: NameResolver) -> ModuleInfo:
                 else:
                     cls.plain_methods.add(member.name.value)
                     cls.plain_defs[member.name.value] = DslFunction(member, "plain", cls)
-            if cls.methods:
-                info.classes.append(cls)
-            elif cls.record_fields is None and init is not None and cls.init_attrs:
-                # A plain class of values (`SeqlenInfo(...)`, an accumulator): a record whose
-                # fields are the attributes `__init__` sets.
+            info.all_classes[cls.name] = cls
+            value_class = (cls.record_fields is None and init is not None and cls.init_attrs
+                           and all(not fn.is_kernel for fn in cls.methods.values())
+                           and (not cls.methods or _built_in_dsl_code(module, cls, names)))
+            if value_class:
+                # A class of values (`SeqlenInfo(...)`, an accumulator, a helper object with
+                # @cute.jit methods that kernels build): a record whose fields are the
+                # attributes `__init__` sets.
                 cls.init = init
                 cls.record_fields = [(attr, None) for attr in cls.init_attrs]
+                # its methods are helpers, translated where an object calls them
+                methods = set(map(id, cls.methods.values()))
+                info.functions = [fn for fn in info.functions if id(fn) not in methods]
+            elif cls.methods:
+                info.classes.append(cls)
             if cls.record_fields is not None:
                 info.records[cls.name] = cls
         elif isinstance(stmt, cst.SimpleStatementLine):

@@ -24,7 +24,7 @@ from ..frontend.walk import walk
 from .context import Aggregates, ModuleContext
 from .expr import ExprLowerer
 from .names import cxx_name
-from .records import construct
+from .records import construct, element_view
 from .sequences import SEQUENCE_BUILTINS, comprehension, sequence_builtin, value_items
 from .signature import ParamSig
 
@@ -77,6 +77,9 @@ def lower_call(lw: ExprLowerer, node: cst.Call) -> Val:
             if name in fc.fn.cls.plain_defs:
                 # An undecorated method called with DSL values: traced like a helper.
                 return helper_call(lw, node, fc.fn.cls.plain_defs[name])
+        static = _static_method(lw, func)
+        if static is not None:  # `Cls.create(...)`: a function of the class's namespace
+            return helper_call(lw, node, static)
         external = _external(lw, func)
         if external is not None:
             return external_call(lw, node, external)
@@ -326,6 +329,14 @@ def _declared_names(lw: ExprLowerer) -> set[str]:
             if v.value is None and v.alias is None}
 
 
+def _static_method(lw: ExprLowerer, func: cst.Attribute) -> DslFunction | None:
+    """`Cls.name` of a @staticmethod of a class of this module."""
+    if not isinstance(func.value, cst.Name) or lw.fc.env.lookup(func.value.value) is not None:
+        return None
+    cls = lw.mod.info.all_classes.get(func.value.value)
+    return cls.static_defs.get(func.attr.value) if cls is not None else None
+
+
 def _record_method(lw: ExprLowerer, func: cst.Attribute) -> tuple[DslFunction, Val] | None:
     """`p.method` of a record: the method and the record."""
     if isinstance(func.value, cst.Name) and lw.fc.env.lookup(func.value.value) is None:
@@ -532,6 +543,8 @@ def helper_call(
     if role == "host":  # a host variant takes the caller's stream last (bbx.lowering.function)
         args.append(c.Id(fc.stream_name))
     call = c.Call(c.Id(variant.cxx_name), tuple(args), (c.Type("Meta"),))
+    if variant.result_shape is not None:  # a tuple or record: its Python-level leaves stay
+        return dataclasses.replace(element_view(variant.result_shape, call), node=node)
     return Val(variant.result, call, node=node)
 
 

@@ -57,6 +57,8 @@ class Variant:
     #: the parameters still passed in C++ (the others are bound at translation).
     params: tuple[str, ...]
     result: Kind  # the kind of what it returns
+    #: a returned tuple, list or record: its Python-level leaves, and the kinds of the others
+    result_shape: Val | None = None
 
 
 @dataclass(frozen=True)
@@ -184,6 +186,9 @@ class FunctionContext:
     structs: set[str] = field(default_factory=set)
     #: kinds of the values this function returns (a helper's result kind at its call sites).
     return_kinds: list[Kind] = field(default_factory=list)
+    #: what each `return` of a tuple, list or record gave, Python-level leaves with their
+    #: values (`result_shape`): callers see those leaves as Python values.
+    return_shapes: list[Val] = field(default_factory=list)
     #: C++ names of the module's functions (helper variants) this function calls.
     calls: list[str] = field(default_factory=list)
     #: a kernel's parameters standing for `self.x` values set while a host method was traced.

@@ -44,6 +44,8 @@ class LoweredFunction:
     params: tuple[str, ...]
     #: lowered for one call (a helper's Python values, a kernel's launch): internal to the module.
     is_variant: bool = False
+    #: a returned tuple, list or record with Python-level leaves (FunctionContext.return_shapes)
+    result_shape: Val | None = None
 
 
 def class_leaf_kinds(cls: DslClass | None, self_name: str | None) -> dict[str, str]:
@@ -339,11 +341,14 @@ def lower_function(
     cxx = c.Function(name, template_params, space, ret, cparams, body, comments)
     returned = {kd for kd in fc.return_kinds if kd.cat not in (Cat.LITERAL, Cat.META)}
     result = returned.pop() if len(returned) == 1 else k.VALUE
+    shapes = fc.return_shapes
+    shape = shapes[0] if len(fc.return_kinds) == 1 and len(shapes) == 1 else None
     return LoweredFunction(
         fn, role, cxx, fc.meta, sig, fc.preamble, name, result, fc.calls, tuple(cxx_params),
         # a helper bound to Python values, or a kernel lowered for a launch's sequences
         is_variant=name != fn.cxx_name or bool(bound) or (
             bool(aggregates) and cxx_name_override is not None),
+        result_shape=shape,
     )
 
 
@@ -427,8 +432,12 @@ def lower_variant(
     try:
         # A plain (undecorated) helper runs where its caller runs; a jit helper where the call
         # graph says (on both sides for a helper that host and device code call).
+        # (so does a method of a class of values, and a static method: the call graph of the
+        # module's functions does not hold them)
+        where_called = fn.decorator == "plain" or fn.owner is not None or (
+            fn.cls is not None and fn.cls.init is not None)
         lowered = lower_function(
-            mod, fn, bound, name, kinds, role if fn.decorator == "plain" else None, aggregates
+            mod, fn, bound, name, kinds, role if where_called else None, aggregates
         )
     finally:
         mod.names.locals = saved_locals
@@ -444,10 +453,10 @@ def lower_variant(
         sink.add(d)
     twin = _same_code(mod, lowered)
     if twin is not None:  # the call's extra facts changed nothing: reuse what is there
-        variant = Variant(twin.cxx_name, twin.params, twin.result)
+        variant = Variant(twin.cxx_name, twin.params, twin.result, twin.result_shape)
     else:
         mod.lowered.append(lowered)
-        variant = Variant(name, lowered.params, lowered.result)
+        variant = Variant(name, lowered.params, lowered.result, lowered.result_shape)
     mod.variants[key] = variant
     return variant
 

@@ -126,6 +126,31 @@ def element_view(val: Val, whole: c.Expr) -> Val:
     return dataclasses.replace(val, items=tuple(items), expr=whole)
 
 
+def result_shape(val: Val) -> Val:
+    """What a caller knows of a returned tuple, list or record before reading it from C++: its
+    structure and Python-level leaves; the other leaves only by kind."""
+    if val.items is None:
+        return val if python_level(val) else Val(val.kind)
+    return dataclasses.replace(val, expr=None, node=None,
+                               items=tuple(result_shape(item) for item in val.items))
+
+
+def materialize_tree(lw: ExprLowerer, val: Val, node: cst.CSTNode) -> c.Expr:
+    """A tuple, list or record as one C++ value; a Python-level leaf that C++ cannot spell (a
+    string, a configuration object) is `_` there (callers read it from `result_shape`)."""
+    if val.items is None:
+        if python_level(val):
+            return _python_field(lw, val, node)
+        return lw.materialize(val, True, val.node or node)
+    if val.expr is not None:
+        return val.expr
+    parts = tuple(materialize_tree(lw, item, node) for item in val.items)
+    if val.kind.cat is Cat.RECORD and val.kind.value is not None:
+        return c.Call(c.Id(f"make_{val.kind.value}"), parts)
+    return lw.materialize(val, True, node) if val.kind.cat is Cat.RECORD else c.Call(
+        c.Id("make_tuple"), parts)
+
+
 def python_level(val: Val) -> bool:
     """A value the DSL keeps in Python while tracing (a literal, a configuration value, a
     sequence or record of those)."""

@@ -30,7 +30,7 @@ from ..frontend.walk import walk
 from .call import CallLowerer, deferred_error, kernel_argument
 from .context import Aggregates, FunctionContext, ModuleContext, TracedAttribute
 from .names import cxx_name
-from .records import element_view, python_level
+from .records import element_view, materialize_tree, python_level, result_shape
 from .sequence_params import sequence_params
 from .sequences import bind_target, static_items, value_items
 from .signature import ParamSig
@@ -183,8 +183,8 @@ class StmtLowerer:
         stand for themselves; other arguments are copied into a local of the parameter's name
         (a Python parameter is a local variable of the call)."""
         fc = self.fc
-        saved_loops, saved_returns = fc.loops, fc.return_kinds
-        fc.loops, fc.return_kinds = [], []
+        saved_loops, saved_returns, saved_shapes = fc.loops, fc.return_kinds, fc.return_shapes
+        fc.loops, fc.return_kinds, fc.return_shapes = [], [], []
         line, _ = self.mod.position(fdef)
         out: list[c.Stmt] = []
         fc.env.push(INLINED)
@@ -199,14 +199,19 @@ class StmtLowerer:
                 expr = self.lw.materialize(val, False, val.node)
                 if val.tensor_element:
                     expr = c.Call(c.Id("value_copy"), (expr,))
-                out.append(c.Decl(None, (cxx_name(name),), expr))
-                fc.env.define(Var(name, cxx_name(name), val.kind, line))
+                cxx = cxx_name(name)
+                if cxx in identifiers(expr):  # `f(x * 2)`: not `auto x = x * 2`
+                    cxx = fc.env.version_name(cxx)
+                    fc.env.used_cxx.add(cxx)
+                out.append(c.Decl(None, (cxx,), expr))
+                fc.env.define(Var(name, cxx, val.kind, line))
             out += self.block(fdef.body)
             first = fc.env.lookup(bindings[0][0]) if bindings else None
             return out, fc.return_kinds, first.value if first is not None else None
         finally:
             fc.env.pop()
             fc.loops, fc.return_kinds = saved_loops, saved_returns
+            fc.return_shapes = saved_shapes
 
     def _poison(self, stmt: cst.CSTNode) -> None:
         """After a failed statement, define the names it assigns (as unknown values) so that
@@ -699,6 +704,13 @@ class StmtLowerer:
             parts = list(zip(targets, vals, [e.value for e in value.elements], strict=True))
         else:
             val = self.lw.lower(value)
+            if val.expr is not None and not isinstance(val.expr, c.Id) and _reads_whole(
+                    val, val.expr):
+                # elements of one C++ value (a helper's result): computed once
+                whole = self.fc.env.version_name("unpacked")
+                self.fc.env.used_cxx.add(whole)
+                out.append(c.Decl(None, (whole,), val.expr))
+                val = element_view(val, c.Id(whole))
             items = value_items(val)
             if items is None:
                 return self._unpack_cxx_tuple(targets, val, value, stmt)
@@ -975,6 +987,10 @@ class StmtLowerer:
             raise fc.error(s, "kernel-return", "a @cute.kernel cannot return a value")
         val = self.lw.lower(s.value)
         fc.return_kinds.append(val.kind)
+        if (val.items is not None and not python_level(val) and _python_leaf(val)
+                and not fc.env.inlining()):
+            fc.return_shapes.append(result_shape(val))
+            return [c.Return(materialize_tree(self.lw, val, s.value))]
         return [c.Return(self.lw.materialize(val, False, s.value))]
 
     def raise_(self, s: cst.Raise) -> list[c.Stmt]:
@@ -1661,6 +1677,12 @@ class StmtLowerer:
             if var is not None and var.alias is None and var.value is None:
                 return c.Decltype(c.Id(var.cxx))
         return c.Decltype(x, decay=True)
+
+
+def _python_leaf(val: Val) -> bool:
+    """Whether a tuple, list or record holds a Python-level value somewhere."""
+    return any(python_level(item) or (item.items is not None and _python_leaf(item))
+               for item in val.items or ())
 
 
 def _reads_whole(val: Val, whole: c.Expr) -> bool:

@@ -747,6 +747,15 @@ class RowScaler:
         return RowScaler(scale * 2.0, clamp=True)
 
 
+class Span:
+    def __init__(self, lo, hi):
+        self.lo, self.hi = lo, hi  # attributes set by unpacking
+        self.width = self.hi - self.lo
+
+    def mid(self):
+        return self.lo + self.width * 0.5
+
+
 class Best:
     def __init__(self, value, where):
         self.value = value
@@ -779,6 +788,7 @@ def rows_kernel(mX: cute.Tensor, mB: cute.Tensor, mOut: cute.Tensor, scale: cutl
         mOut[i, 7] = plain.apply(stats.total)
         scaler = RowScaler.create(scale)
         mOut[i, 8] = scaler.apply(stats.total)
+        mOut[i, 9] = Span(best.value, stats.total).mid()
 
 
 @cute.jit
@@ -795,7 +805,7 @@ from carried_kernels import rows
 m, n = 37, 23
 x = torch.randn(m, n)
 b = torch.randn(m)
-out = torch.full((m, 9), float("nan"))
+out = torch.full((m, 10), float("nan"))
 rows(from_dlpack(x), from_dlpack(b), from_dlpack(out), 0.75)
 xd = x.double()
 p0 = torch.zeros(m, dtype=torch.float64)
@@ -805,7 +815,7 @@ for j in range(n):
 total = xd.sum(1)
 ref = torch.stack([total, torch.full((m,), float(n), dtype=torch.float64), xd.max(1).values,
                    xd.argmax(1).double(), p0, p1, total * 1.5 + b.double(), total * 1.5,
-                   (total * 1.5).clamp(min=0.0)], 1)
+                   (total * 1.5).clamp(min=0.0), (xd.max(1).values + total) * 0.5], 1)
 assert torch.allclose(out.double(), ref, atol=1e-4), (out, ref)
 print("PASS")
 '''

@@ -107,7 +107,9 @@ def stmt_lines(s: c.Stmt, depth: int) -> list[str]:
     """The lines of a statement at `depth`; an expression spanning lines (a lambda's body) has
     its continuation lines indented with the statement."""
     pad = INDENT * depth
-    return [line.replace("\n", "\n" + pad) for line in _stmt_lines(s, depth, pad)]
+    # (split here, so that the statements around it do not indent the continuation again)
+    return [part for line in _stmt_lines(s, depth, pad)
+            for part in line.replace("\n", "\n" + pad).split("\n")]
 
 
 def _stmt_lines(s: c.Stmt, depth: int, pad: str) -> list[str]:

@@ -246,14 +246,25 @@ def _init_attrs(init: cst.FunctionDef, cls: DslClass) -> None:
         targets = (
             [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
         )
+        pairs: list[tuple[cst.BaseExpression, cst.BaseExpression | None]] = []
         for target in targets:
+            value = node.value
+            if isinstance(target, (cst.Tuple, cst.List)):
+                # `self.a, self.b = x, y`: element by element when the right side is spelled so
+                values = (value.elements if isinstance(value, (cst.Tuple, cst.List))
+                          and len(value.elements) == len(target.elements) else None)
+                pairs += [(e.value, values[i].value if values else None)
+                          for i, e in enumerate(target.elements)]
+            else:
+                pairs.append((target, value))
+        for attr_target, attr_value in pairs:
             if (
-                isinstance(target, cst.Attribute)
-                and isinstance(target.value, cst.Name)
-                and target.value.value == "self"
-                and node.value is not None
+                isinstance(attr_target, cst.Attribute)
+                and isinstance(attr_target.value, cst.Name)
+                and attr_target.value.value == "self"
+                and attr_value is not None
             ):
-                cls.init_attrs[target.attr.value] = node.value
+                cls.init_attrs[attr_target.attr.value] = attr_value
 
 
 def _walk_statements(block: cst.BaseSuite, classes: bool = False) -> list[cst.CSTNode]:

@@ -423,7 +423,7 @@ class StmtLowerer:
         return self._replace_item(var, i % len(items), f"{var.name}[{i}]", target, value)
 
     def _assign_field(
-        self, target: cst.Attribute, value: cst.BaseExpression
+        self, target: cst.Attribute, value: cst.BaseExpression, val: Val | None = None
     ) -> list[c.Stmt] | None:
         """`ns.x = value` on a namespace of DSL values (SimpleNamespace, dict) known field by
         field (flash attention's `basic_params.n_block = n_block` in a loop): as in Python, the
@@ -445,17 +445,17 @@ class StmtLowerer:
         assert held.fields is not None and held.items is not None
         i = held.fields.index(name)
         old = held.items[i]
-        new = self.lw.lower(value)
+        new = val if val is not None else self.lw.lower(value)
         if (old.kind.cat is Cat.DYNAMIC and isinstance(old.expr, c.Id)
                 and new.kind.cat in (Cat.DYNAMIC, Cat.LITERAL, Cat.VALUE, Cat.STATIC)
                 and new.kind.ctype in (None, old.kind.ctype)):
             return [c.Assign(old.expr, "=", self.lw.materialize(new, False, value))]
-        out = self._replace_item(var, i, self.mod.code(target), target, value)
+        out = self._replace_item(var, i, self.mod.code(target), target, value, val)
         return [] if added and isinstance(out[0], c.Comment) else out
 
     def _replace_item(
         self, var: Var, i: int, what: str, target: cst.BaseExpression,
-        value: cst.BaseExpression,
+        value: cst.BaseExpression, val: Val | None = None,
     ) -> list[c.Stmt]:
         """`var` (a Python sequence or namespace) with item `i` replaced by `value`: a new C++
         variable in the aggregate's own scope; inside a loop or branch, the expression, which
@@ -463,7 +463,7 @@ class StmtLowerer:
         fc = self.fc
         assert var.value is not None and var.value.items is not None
         items = list(var.value.items)
-        new = self.lw.lower(value)
+        new = val if val is not None else self.lw.lower(value)
         out: list[c.Stmt] = []
         if not python_level(new):
             label = var.value.fields[i] if var.value.fields else str(i)
@@ -908,6 +908,10 @@ class StmtLowerer:
             for t, v in zip([e.value for e in target.elements], items, strict=True):
                 out += self.bind(t, v, value, stmt)
             return out
+        if isinstance(target, cst.Attribute):  # `obj.a, obj.b = x, y` on a Python object
+            field = self._assign_field(target, value, val)
+            if field is not None:
+                return field
         lhs = self.lw.value(target)  # a subscript or attribute target
         return [c.Assign(lhs, "=", self.lw.materialize(val, False, value))]
 

@@ -695,7 +695,8 @@ def test_namespaces_functions_and_traced_types_on_simulator(tmp_path: Path) -> N
 
 # Loop-carried Python trees of DSL values (a tuple, a dataclass a method returns, a plain class
 # built by its `__init__`), classes holding Python values beside DSL values, a class with a
-# @cute.jit method built by a static factory (the Python value `clamp` survives its return).
+# @cute.jit method built by a static or class-method factory (the Python value `clamp` survives
+# its return).
 CARRIED = '''
 from dataclasses import dataclass
 
@@ -746,6 +747,10 @@ class RowScaler:
     def create(scale):
         return RowScaler(scale * 2.0, clamp=True)
 
+    @classmethod
+    def unclamped(cls, scale):
+        return cls(scale, clamp=False)
+
 
 class Span:
     def __init__(self, lo, hi):
@@ -789,6 +794,7 @@ def rows_kernel(mX: cute.Tensor, mB: cute.Tensor, mOut: cute.Tensor, scale: cutl
         scaler = RowScaler.create(scale)
         mOut[i, 8] = scaler.apply(stats.total)
         mOut[i, 9] = Span(best.value, stats.total).mid()
+        mOut[i, 10] = RowScaler.unclamped(scale).apply(stats.total)
 
 
 @cute.jit
@@ -805,7 +811,7 @@ from carried_kernels import rows
 m, n = 37, 23
 x = torch.randn(m, n)
 b = torch.randn(m)
-out = torch.full((m, 10), float("nan"))
+out = torch.full((m, 11), float("nan"))
 rows(from_dlpack(x), from_dlpack(b), from_dlpack(out), 0.75)
 xd = x.double()
 p0 = torch.zeros(m, dtype=torch.float64)
@@ -815,7 +821,8 @@ for j in range(n):
 total = xd.sum(1)
 ref = torch.stack([total, torch.full((m,), float(n), dtype=torch.float64), xd.max(1).values,
                    xd.argmax(1).double(), p0, p1, total * 1.5 + b.double(), total * 1.5,
-                   (total * 1.5).clamp(min=0.0), (xd.max(1).values + total) * 0.5], 1)
+                   (total * 1.5).clamp(min=0.0), (xd.max(1).values + total) * 0.5,
+                   total * 0.75], 1)
 assert torch.allclose(out.double(), ref, atol=1e-4), (out, ref)
 print("PASS")
 '''

@@ -25,6 +25,17 @@ class PyFunction:
 
 
 @dataclass(frozen=True)
+class ModuleClass:
+    """A class of the module as a Python value (the `cls` of a @classmethod): calling it builds
+    an object."""
+
+    name: str
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
 class Val:
     """A lowered expression. LITERAL and META values are materialised only when used, because
     their C++ spelling depends on the context (static `_4{}` or plain `4`)."""

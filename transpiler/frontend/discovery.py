@@ -20,8 +20,10 @@ class DslFunction:
     node: cst.FunctionDef
     decorator: str  # "kernel", "jit", or "plain" (undecorated, translated where DSL code calls it)
     cls: DslClass | None = None
-    #: the class of a @staticmethod (which has no `self`; `cls` is None)
+    #: the class of a @staticmethod or @classmethod (`cls` is None: no `self`)
     owner: str | None = None
+    #: a @classmethod: its first parameter is the class
+    takes_class: bool = False
 
     @property
     def name(self) -> str:
@@ -140,7 +142,12 @@ RECORD_BASES = frozenset({"typing.NamedTuple"})
 
 
 def _is_static(func: cst.FunctionDef, names: NameResolver) -> bool:
-    return any(isinstance(d.decorator, cst.Name) and d.decorator.value == "staticmethod"
+    """A @staticmethod or @classmethod."""
+    return _is_decorated(func, "staticmethod") or _is_decorated(func, "classmethod")
+
+
+def _is_decorated(func: cst.FunctionDef, name: str) -> bool:
+    return any(isinstance(d.decorator, cst.Name) and d.decorator.value == name
                for d in func.decorators)
 
 
@@ -155,9 +162,14 @@ def _built_in_dsl_code(module: cst.Module, cls: DslClass, names: NameResolver) -
             body = stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else []
             bodies += [m for m in body
                        if isinstance(m, cst.FunctionDef) and _decorator_kind(m, names)]
+    if any(isinstance(node, cst.Call) and isinstance(node.func, cst.Name)
+           and node.func.value == cls.name for body in bodies for node in _walk_all(body)):
+        return True
+    # `cls(...)` in a @classmethod
     return any(isinstance(node, cst.Call) and isinstance(node.func, cst.Name)
-               and node.func.value == cls.name
-               for body in bodies for node in _walk_all(body))
+               and fn.node.params.params and node.func.value == fn.node.params.params[0].name.value
+               for fn in cls.static_defs.values() if fn.takes_class
+               for node in _walk_all(fn.node))
 
 
 def _walk_all(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
@@ -329,7 +341,8 @@ def discover(module: cst.Module, names: NameResolver) -> ModuleInfo:
                 kind = _decorator_kind(member, names)
                 if _is_static(member, names):
                     cls.static_defs[member.name.value] = DslFunction(
-                        member, kind or "plain", None, owner=cls.name)
+                        member, kind or "plain", None, owner=cls.name,
+                        takes_class=_is_decorated(member, "classmethod"))
                     if kind:
                         info.functions.append(cls.static_defs[member.name.value])
                 elif kind:

@@ -11,7 +11,7 @@ import libcst as cst
 from ..analysis import kinds as k
 from ..analysis.kinds import Cat, Kind
 from ..analysis.scope import INLINED, STATIC_IF, STATIC_LOOP, Var
-from ..analysis.value import PyFunction, Val
+from ..analysis.value import ModuleClass, PyFunction, Val
 from ..cxx import ast as c
 from ..cxx.ast import identifiers
 from ..cxx.printer import functor_text
@@ -79,7 +79,9 @@ def lower_call(lw: ExprLowerer, node: cst.Call) -> Val:
                 return helper_call(lw, node, fc.fn.cls.plain_defs[name])
         static = _static_method(lw, func)
         if static is not None:  # `Cls.create(...)`: a function of the class's namespace
-            return helper_call(lw, node, static)
+            assert static.owner is not None
+            receiver = Val(k.literal(ModuleClass(static.owner))) if static.takes_class else None
+            return helper_call(lw, node, static, receiver)
         external = _external(lw, func)
         if external is not None:
             return external_call(lw, node, external)
@@ -93,6 +95,9 @@ def lower_call(lw: ExprLowerer, node: cst.Call) -> Val:
             return _struct_view(lw, node, var.cxx if var is not None else func.value)
         if var is not None and var.value is not None and var.value.function is not None:
             return inline_call(lw, node, var.value.function)
+        built = var.value.kind.value if var is not None and var.value is not None else None
+        if isinstance(built, ModuleClass) and built.name in lw.mod.info.records:
+            return construct(lw, node, lw.mod.info.records[built.name])  # `cls(...)`
         if var is not None and var.kind.cat in (Cat.CONSTEXPR, Cat.FUNC, Cat.VALUE):
             return Val(k.VALUE, c.Call(c.Id(var.cxx), _call_arguments(lw, node)), node=node)
         if var is None:

@@ -368,6 +368,8 @@ def variant_name(fn: DslFunction, bound: dict[str, Val], mod: ModuleContext) -> 
         for p in (*fn.node.params.params, *fn.node.params.kwonly_params)
         if p.default is not None
     }
+    if fn.takes_class:  # a @classmethod's class is always its own
+        defaults[fn.node.params.params[0].name.value] = str(fn.owner)
     words: list[str] = []
     for name, val in bound.items():
         text = _describe_bound(mod, val)

@@ -761,6 +761,27 @@ class Span:
         return self.lo + self.width * 0.5
 
 
+@dataclass
+class Pt:
+    x: cutlass.Float32
+
+    def scaled(self, s):
+        return Pt(self.x * s)
+
+
+class Cloud:
+    """An object holding a list of objects: passed to its methods leaf by leaf."""
+
+    def __init__(self, pts):
+        self.pts = pts
+
+    def step(self, s):
+        return Cloud([p.scaled(s) for p in self.pts])
+
+    def total(self):
+        return self.pts[0].x + self.pts[1].x + self.pts[2].x
+
+
 class Best:
     def __init__(self, value, where):
         self.value = value
@@ -795,6 +816,10 @@ def rows_kernel(mX: cute.Tensor, mB: cute.Tensor, mOut: cute.Tensor, scale: cutl
         mOut[i, 8] = scaler.apply(stats.total)
         mOut[i, 9] = Span(best.value, stats.total).mid()
         mOut[i, 10] = RowScaler.unclamped(scale).apply(stats.total)
+        cloud = Cloud([Pt(mX[i, 0]), Pt(mX[i, 1]), Pt(mX[i, 2])])
+        for _ in range(mX.shape[1] - 20):  # 3 steps, carried through a dynamic loop
+            cloud = cloud.step(2.0)
+        mOut[i, 11] = cloud.total()
 
 
 @cute.jit
@@ -811,7 +836,7 @@ from carried_kernels import rows
 m, n = 37, 23
 x = torch.randn(m, n)
 b = torch.randn(m)
-out = torch.full((m, 11), float("nan"))
+out = torch.full((m, 12), float("nan"))
 rows(from_dlpack(x), from_dlpack(b), from_dlpack(out), 0.75)
 xd = x.double()
 p0 = torch.zeros(m, dtype=torch.float64)
@@ -822,7 +847,7 @@ total = xd.sum(1)
 ref = torch.stack([total, torch.full((m,), float(n), dtype=torch.float64), xd.max(1).values,
                    xd.argmax(1).double(), p0, p1, total * 1.5 + b.double(), total * 1.5,
                    (total * 1.5).clamp(min=0.0), (xd.max(1).values + total) * 0.5,
-                   total * 0.75], 1)
+                   total * 0.75, xd[:, :3].sum(1) * 8.0], 1)
 assert torch.allclose(out.double(), ref, atol=1e-4), (out, ref)
 print("PASS")
 '''

@@ -21,10 +21,10 @@ from ..dsl.roles import Role
 from ..frontend.cross_module import ExternalHelper
 from ..frontend.discovery import DslFunction
 from ..frontend.walk import walk
-from .context import Aggregates, ModuleContext
+from .context import Aggregates, ModuleContext, tree_leaves
 from .expr import ExprLowerer
 from .names import cxx_name
-from .records import construct, element_view
+from .records import construct, element_view, result_shape
 from .sequences import SEQUENCE_BUILTINS, comprehension, sequence_builtin, value_items
 from .signature import ParamSig
 
@@ -486,7 +486,13 @@ def helper_call(
     sequences: dict[str, tuple[Kind, ...]] = {}  # Python sequences: one C++ argument each
     records: dict[str, tuple[tuple[str, Kind], ...]] = {}  # namespaces: one per field
     record_classes: dict[str, str] = {}  # objects of record classes given field by field
+    trees: dict[str, Val] = {}  # nested objects and sequences: leaf by leaf
     cxx_args: dict[str, c.Expr] = {}
+
+    def by_leaf(pname: str, val: Val, where: cst.CSTNode) -> None:
+        for label, leaf in tree_leaves(pname, val):
+            cxx_args[label] = lw.materialize(leaf, True, leaf.node or where)
+        trees[pname] = result_shape(val)
 
     def by_field(pname: str, val: Val, where: cst.CSTNode) -> None:
         assert val.items is not None and val.fields is not None
@@ -504,6 +510,8 @@ def helper_call(
             val = receiver
             if _python_level(val):
                 bound[pname] = val
+            elif _is_nested(val):
+                by_leaf(pname, val, node)
             elif _is_aggregate(val):  # Python-level fields stay known to the method
                 by_field(pname, val, node)
             else:
@@ -521,6 +529,9 @@ def helper_call(
             val = lw.lower(arg)
             if _python_level(val) or val.function is not None:
                 bound[pname] = val
+                continue
+            if _is_nested(val):  # an object holding objects or sequences: leaf by leaf
+                by_leaf(pname, val, arg)
                 continue
             if _is_aggregate(val):  # a sequence of DSL objects, a namespace: element by element
                 assert val.items is not None
@@ -540,7 +551,7 @@ def helper_call(
     lw.mod.current_static_branch = fc.env.in_static_branch()
     try:
         variant = lw.mod.lower_variant(target, bound, kinds, role, node,
-                                       Aggregates(sequences, records, record_classes))
+                                       Aggregates(sequences, records, record_classes, trees))
     finally:
         lw.mod.current_static_branch = False
     fc.calls.append(variant.cxx_name)
@@ -560,6 +571,13 @@ _KNOWN_ARGUMENT_CATS = frozenset({
     Cat.SMEM_ALLOCATOR, Cat.STRUCT_REF, Cat.TYPE, Cat.FUNC, Cat.RECORD, Cat.MMA_ATOM,
     Cat.TILED_MMA, Cat.THR_MMA, Cat.NAMED_BARRIER,
 })  # fmt: skip
+
+
+def _is_nested(val: Val) -> bool:
+    """A tuple, list or object holding tuples, lists or objects of DSL values (a record of
+    particles): passed to a helper leaf by leaf, its structure and Python values kept."""
+    return (val.items is not None and not _python_level(val)
+            and any(v.items is not None and not _python_level(v) for v in val.items))
 
 
 def _is_aggregate(val: Val) -> bool:

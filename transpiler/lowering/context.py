@@ -11,7 +11,7 @@ from libcst.metadata import CodeRange
 
 from ..analysis.call_facts import CallFacts
 from ..analysis.fold import fold
-from ..analysis.kinds import Kind
+from ..analysis.kinds import Cat, Kind
 from ..analysis.meta import MetaMember
 from ..analysis.scope import Env
 from ..analysis.value import Val
@@ -39,14 +39,37 @@ class Aggregates:
     sequences: dict[str, tuple[Kind, ...]] = field(default_factory=dict)
     records: dict[str, tuple[tuple[str, Kind], ...]] = field(default_factory=dict)
     record_classes: dict[str, str] = field(default_factory=dict)
+    #: nested objects and sequences (a record holding a list of records): their shape, Python
+    #: values and kinds of the C++ leaves (`records.result_shape`); the leaves are passed one
+    #: C++ parameter each, in `tree_leaves` order
+    trees: dict[str, Val] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
-        return bool(self.sequences or self.records)
+        return bool(self.sequences or self.records or self.trees)
 
     def key(self) -> tuple[tuple[str, object], ...]:
         return (*((n, ("sequence", kds)) for n, kds in sorted(self.sequences.items())),
                 *((n, ("record", self.record_classes.get(n), fks))
-                  for n, fks in sorted(self.records.items())))
+                  for n, fks in sorted(self.records.items())),
+                *((n, ("tree", tree_key(t))) for n, t in sorted(self.trees.items())))
+
+
+def tree_key(val: Val) -> object:
+    """What identifies the shape of a nested aggregate (equal keys: the same C++ code)."""
+    if val.items is None:
+        return val.kind
+    return (val.kind.cat, val.kind.value, val.fields, tuple(tree_key(v) for v in val.items))
+
+
+def tree_leaves(name: str, val: Val) -> list[tuple[str, Val]]:
+    """(`name_path`, leaf) of each C++ leaf of a nested aggregate, depth first; Python-level
+    leaves (literals, configuration) are not passed."""
+    if val.items is None:
+        python = val.kind.cat in (Cat.LITERAL, Cat.META, Cat.TYPE)
+        return [] if python else [(name, val)]
+    labels = val.fields or tuple(str(i) for i in range(len(val.items)))
+    return [leaf for label, item in zip(labels, val.items, strict=True)
+            for leaf in tree_leaves(f"{name}_{label}", item)]
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import libcst as cst
@@ -20,7 +21,7 @@ from ..diagnostics import DiagnosticSink, TranslationError
 from ..frontend.discovery import DslClass, DslFunction
 from ..frontend.imports import local_names
 from ..frontend.walk import children, walk
-from .context import Aggregates, FunctionContext, ModuleContext, Variant, VariantKey
+from .context import Aggregates, FunctionContext, ModuleContext, Variant, VariantKey, tree_leaves
 from .host_callables import UnknownCallable, host_function
 from .names import cxx_name
 from .signature import ParamSig, Signature, camel, signature
@@ -226,6 +227,20 @@ def lower_function(
     helper = not fn.is_kernel and (cxx_name_override is not None or role == "device")
     rebound = _rebound_names(fn.node.body)
     for ps in sig.params:
+        if ps.name in aggregates.trees:  # a nested aggregate: one C++ parameter per leaf
+            leaves = []
+            for label, leaf in tree_leaves(ps.name, aggregates.trees[ps.name]):
+                leaf_type = f"{ps.template or camel(ps.name)}{camel(label[len(ps.name) + 1:])}"
+                leaf_name = cxx_name(label)
+                template_params.append(leaf_type)
+                cparams.append(c.Param(c.Type(leaf_type), leaf_name,
+                                       helper and leaf.kind.cat in _BY_REFERENCE))
+                cxx_params.append(label)
+                fc.env.used_cxx.add(leaf_name)
+                leaves.append(Val(leaf.kind, c.Id(leaf_name)))
+            held = _fill_leaves(aggregates.trees[ps.name], iter(leaves))
+            fc.env.define(Var(ps.name, cxx_name(ps.name), held.kind, line, value=held))
+            continue
         parts = _aggregate_parts(ps.name, aggregates)
         if parts is not None:  # a Python aggregate: one C++ parameter per element
             items = []
@@ -475,6 +490,14 @@ def _same_code(mod: ModuleContext, new: LoweredFunction) -> LoweredFunction | No
 def _renamed_text(lf: LoweredFunction, name: str) -> str:
     renamed = dataclasses.replace(lf.cxx, name=name)
     return function_text(renamed) + "\n".join(lf.preamble)
+
+
+def _fill_leaves(shape: Val, leaves: Iterator[Val]) -> Val:
+    """`shape` (records.result_shape) with its C++ leaves taken from `leaves`, in order."""
+    if shape.items is None:
+        python = shape.kind.cat in (Cat.LITERAL, Cat.META, Cat.TYPE)
+        return shape if python else next(leaves)
+    return dataclasses.replace(shape, items=tuple(_fill_leaves(v, leaves) for v in shape.items))
 
 
 def _aggregate_parts(name: str, aggregates: Aggregates) -> list[tuple[str, Kind]] | None:

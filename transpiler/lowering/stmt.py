@@ -467,7 +467,10 @@ class StmtLowerer:
         out: list[c.Stmt] = []
         if not python_level(new):
             label = var.value.fields[i] if var.value.fields else str(i)
-            if var.depth == len(fc.env.scopes) - 1 and not isinstance(new.expr, c.Id):
+            if var.depth == len(fc.env.scopes) - 1 and new.items is not None:
+                # a sequence or object: its elements held, its structure kept
+                new = self._hold_elements(f"{var.cxx}_{label}", new, value, out)
+            elif var.depth == len(fc.env.scopes) - 1 and not isinstance(new.expr, c.Id):
                 cxx = fc.env.version_name(f"{var.cxx}_{label}")
                 fc.env.used_cxx.add(cxx)
                 expr = self.lw.materialize(new, True, value)

@@ -855,3 +855,55 @@ print("PASS")
 
 def test_carried_objects_and_plain_classes_on_simulator(tmp_path: Path) -> None:
     run_driver_on_simulator(tmp_path, {"carried_kernels.py": CARRIED}, CARRIED_DRIVER)
+
+
+# An object built in host jit code and given to kernels: its Python values (a flag, None) stay
+# compile-time in the kernel (`const_expr(p.use_bias)`), one kernel instantiation per value.
+OBJECT_ARGUMENTS = '''
+import cutlass
+import cutlass.cute as cute
+
+
+class BiasParams:
+    def __init__(self, scale, use_bias, bias=None):
+        self.scale = scale
+        self.use_bias = use_bias
+        self.bias = bias
+
+
+@cute.kernel
+def scale_kernel(mX: cute.Tensor, mY: cute.Tensor, p: BiasParams):
+    tidx, _, _ = cute.arch.thread_idx()
+    v = mX[tidx] * p.scale
+    if cutlass.const_expr(p.use_bias):
+        v = v + p.bias[tidx]
+    mY[tidx] = v
+
+
+@cute.jit
+def scale_both(mX: cute.Tensor, mY: cute.Tensor, mZ: cute.Tensor, mB: cute.Tensor,
+               s: cutlass.Float32):
+    with_bias = BiasParams(s * 2.0, True, mB)
+    scale_kernel(mX, mY, with_bias).launch(grid=(1, 1, 1), block=(64, 1, 1))
+    plain = BiasParams(s, False)
+    scale_kernel(mX, mZ, plain).launch(grid=(1, 1, 1), block=(64, 1, 1))
+'''
+
+OBJECT_ARGUMENTS_DRIVER = '''
+import torch
+from cutlass.cute.runtime import from_dlpack
+
+from object_kernels import scale_both
+
+x, b = torch.randn(64), torch.randn(64)
+y, z = torch.full_like(x, float("nan")), torch.full_like(x, float("nan"))
+scale_both(*(from_dlpack(t) for t in (x, y, z, b)), 0.5)
+assert torch.allclose(y, x * 1.0 + b), "the flag set: bias added"
+assert torch.allclose(z, x * 0.5), "the flag clear: no bias read"
+print("PASS")
+'''
+
+
+def test_objects_given_to_kernels_keep_python_values(tmp_path: Path) -> None:
+    run_driver_on_simulator(tmp_path, {"object_kernels.py": OBJECT_ARGUMENTS},
+                            OBJECT_ARGUMENTS_DRIVER)

@@ -185,7 +185,7 @@ class ExprLowerer:
                 "use its elements, or a dataclass (which becomes a C++ struct) to pass them on",
             )
         if kind.cat is Cat.RECORD and val.items is not None and val.expr is None:
-            args = tuple(self.materialize(v, True, v.node or where) for v in val.items)
+            args = tuple(self.record_field(v, v.node or where) for v in val.items)
             return c.Call(c.Id(f"make_{kind.value}"), args)
         if kind.cat is Cat.TUPLE and val.items is not None and val.expr is None:
             maker = (role or roles.TUPLE).tuple_maker
@@ -195,6 +195,24 @@ class ExprLowerer:
             raise self.fc.error(where or self.fc.fn.node, "unsupported-value", "empty tuple")
         assert val.expr is not None, val
         return val.expr
+
+    def record_field(self, val: Val, node: cst.CSTNode | None) -> c.Expr:
+        """A field of an object as a member of its C++ struct. A Python or configuration bool
+        is a static `C<b>{}` and an int a static integer, so that a kernel given the object
+        still decides `const_expr(p.flag)` at compile time (`if constexpr (p.flag)`); a Python
+        value C++ cannot spell (a string, an object) is `_` — DSL code reads those from the
+        object's Python-level field."""
+        kind = val.kind
+        if kind.cat is Cat.LITERAL and isinstance(kind.value, bool):
+            return c.Construct(c.Type("C", (c.Lit("true" if kind.value else "false"),)))
+        if kind.cat is Cat.META and kind.meta_kind == "bool":
+            return c.Construct(c.Type("C", (c.Id(f"Meta::{kind.value}"),)))
+        if val.items is None and kind.cat in (Cat.LITERAL, Cat.META, Cat.TYPE):
+            try:
+                return self.materialize(val, True, node)
+            except TranslationError:
+                return c.Id("_")
+        return self.materialize(val, True, node)
 
     def static_type(self, node: cst.BaseExpression) -> c.CxxType:
         """The type of an integer that must be static: `bbx::Int<k>` of a literal, else the

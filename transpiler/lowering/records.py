@@ -21,7 +21,6 @@ import libcst as cst
 from ..analysis.kinds import Cat, Kind
 from ..analysis.value import Val
 from ..cxx import ast as c
-from ..diagnostics import TranslationError
 from ..frontend.discovery import DslClass
 from .context import ModuleContext
 from .expr import ExprLowerer
@@ -93,18 +92,9 @@ def _construct_by_init(lw: ExprLowerer, node: cst.Call, cls: DslClass) -> Val:
     if all(python_level(item) for item in items):
         return record
     fields = tuple(lw.materialize(item, True, item.node or node) if not python_level(item)
-                   else _python_field(lw, item, node) for item in items)
+                   else lw.record_field(item, item.node or node) for item in items)
     body.append(c.Return(c.Call(c.Id(f"make_{cls.name}"), fields)))
     return element_view(record, c.Call(c.Lambda((), tuple(body), "&")))
-
-
-def _python_field(lw: ExprLowerer, item: Val, node: cst.CSTNode) -> c.Expr:
-    """The C++ member of a field that holds a Python value: the value where C++ can spell it,
-    else `_` (the record's Python-level field is what DSL code reads)."""
-    try:
-        return lw.materialize(item, True, item.node or node)
-    except TranslationError:
-        return c.Id("_")
 
 
 def element_view(val: Val, whole: c.Expr) -> Val:
@@ -140,7 +130,7 @@ def materialize_tree(lw: ExprLowerer, val: Val, node: cst.CSTNode) -> c.Expr:
     string, a configuration object) is `_` there (callers read it from `result_shape`)."""
     if val.items is None:
         if python_level(val):
-            return _python_field(lw, val, node)
+            return lw.record_field(val, val.node or node)
         return lw.materialize(val, True, val.node or node)
     if val.expr is not None:
         return val.expr

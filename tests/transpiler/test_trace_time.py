@@ -907,3 +907,47 @@ print("PASS")
 def test_objects_given_to_kernels_keep_python_values(tmp_path: Path) -> None:
     run_driver_on_simulator(tmp_path, {"object_kernels.py": OBJECT_ARGUMENTS},
                             OBJECT_ARGUMENTS_DRIVER)
+
+
+# A Python list indexed by a range_constexpr variable (`srcs[i]`, `frags[i][j] = ...`): the
+# element C++ picks at compile time, by reference (writes reach the register fragment).
+STATIC_INDEX = '''
+import cutlass
+import cutlass.cute as cute
+
+
+@cute.kernel
+def mix_kernel(mA: cute.Tensor, mB: cute.Tensor, mY: cute.Tensor):
+    tidx, _, _ = cute.arch.thread_idx()
+    srcs = [mA, mB]
+    scales = (1.0, 2.0)
+    frags = [cute.make_rmem_tensor((4,), cutlass.Float32),
+             cute.make_rmem_tensor((4,), cutlass.Float32)]
+    for i in cutlass.range_constexpr(len(srcs)):
+        for j in cutlass.range_constexpr(4):
+            frags[i][j] = srcs[i][tidx] * scales[i] + j
+    mY[tidx] = frags[0][3] + frags[-1][2]
+
+
+@cute.jit
+def mix(mA: cute.Tensor, mB: cute.Tensor, mY: cute.Tensor):
+    mix_kernel(mA, mB, mY).launch(grid=(1, 1, 1), block=(64, 1, 1))
+'''
+
+STATIC_INDEX_DRIVER = '''
+import torch
+from cutlass.cute.runtime import from_dlpack
+
+from static_index_kernels import mix
+
+a, b = torch.randn(64), torch.randn(64)
+y = torch.full_like(a, float("nan"))
+mix(from_dlpack(a), from_dlpack(b), from_dlpack(y))
+assert torch.allclose(y, a + 2.0 * b + 5.0), (y, a + 2.0 * b + 5.0)
+print("PASS")
+'''
+
+
+def test_python_list_indexed_by_range_constexpr_on_simulator(tmp_path: Path) -> None:
+    run_driver_on_simulator(tmp_path, {"static_index_kernels.py": STATIC_INDEX},
+                            STATIC_INDEX_DRIVER)

@@ -847,6 +847,21 @@ class ExprLowerer:
                         node, "index-error", f"index {idx.kind.value} out of range "
                         f"(the sequence has {len(base.items)} elements)"
                     ) from None
+        literal = base.kind.value if base.kind.cat is Cat.LITERAL else None
+        sequence = base.items if base.fields is None else None
+        if sequence is None and isinstance(literal, (tuple, list)):  # `scales = (1.0, 2.0)`
+            sequence = tuple(Val(k.literal(v), node=node) for v in literal)
+        if sequence and len(indices) == 1:
+            idx = self.lower(indices[0])
+            if idx.kind.cat is Cat.STATIC:
+                # `seq[i]`, i a range_constexpr variable (an Int<k> in C++): the element C++
+                # picks, by reference; its kind when every element has that one
+                kinds = {item.kind for item in sequence}
+                kind = kinds.pop() if len(kinds) == 1 else k.VALUE
+                picked = (self.materialize(idx, True, indices[0]),
+                          *(self.materialize(item, False, item.node or node)
+                            for item in sequence))
+                return Val(kind, c.Call(c.Id("pick"), picked), node=node)
         basex = self.materialize(base, False, node.value)
         if base.kind.cat is Cat.STRUCT_FIELD and len(indices) == 1:  # a MemRange element
             index = self.value(indices[0])

@@ -1,6 +1,9 @@
 // bbx/tensor/subscript.hpp — subscript(x, i...): Python's `x[i]` where the translator does not
 // know what x is (a helper's result, an untyped parameter): a tensor or register value is
 // called, `x(i...)`; a tuple takes a static index, `get<I>(x)` (negative: from the end).
+// pick(i, x0, x1, ...): Python's `seq[i]` on a sequence the translator holds element by element
+// (`[mA, mB]`) at an index only C++ knows (a range_constexpr loop variable): that element itself
+// (a reference: writing through it writes the element).
 #pragma once
 
 #include <utility>
@@ -29,6 +32,19 @@ BBX_HOST_DEVICE constexpr decltype(auto) subscript(X&& x, I const&... i) {
                   "MFMA atom's), which code written for NVIDIA's fragment layout assumes otherwise");
   } else {
     static_assert(dependent_false<X>, "x[...]: x is neither a tensor nor a tuple");
+  }
+}
+
+// (i: a compile-time integer; negative counts from the end)
+template <class I, class X0, class... Xs>
+BBX_HOST_DEVICE constexpr decltype(auto) pick(I, X0&& x0, Xs&&... xs) {
+  constexpr int size = 1 + int(sizeof...(Xs));
+  constexpr int index = I::value < 0 ? int(I::value) + size : int(I::value);
+  static_assert(0 <= index && index < size, "seq[i]: index out of range");
+  if constexpr (index == 0) {
+    return std::forward<X0>(x0);
+  } else {
+    return pick(C<index - 1>{}, std::forward<Xs>(xs)...);
   }
 }
 

@@ -144,6 +144,12 @@ class Env:
         self._versions[name] = n
         return f"{name}_{n}"
 
+    def reserve_name(self, name: str) -> str:
+        """A new version of `name` (`name_1`, ...), taken: no later name is given it."""
+        versioned = self.version_name(name)
+        self.used_cxx.add(versioned)
+        return versioned
+
     def fresh_unused(self) -> str:
         """A name for a Python `_` target (`_0`, `_1` are CuTe's static integers)."""
         name = f"_u{self._fresh}"

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 import libcst as cst
 
 from ..cxx import ast as c
-from .kinds import Kind
+from . import kinds as k
+from .kinds import Cat, Kind
 
 
 @dataclass(frozen=True)
@@ -60,3 +61,25 @@ class Val:
         if self.fields is None or self.items is None or name not in self.fields:
             return None
         return self.items[self.fields.index(name)]
+
+
+#: Kinds the DSL keeps in Python while tracing: literals, configuration values, types.
+PYTHON_CATS = frozenset({Cat.LITERAL, Cat.META, Cat.TYPE})
+
+
+def python_level(val: Val) -> bool:
+    """A value the DSL keeps in Python while tracing (a literal, a configuration value, a type,
+    or a sequence or record of those)."""
+    if val.kind.cat in PYTHON_CATS:
+        return True
+    return val.items is not None and all(python_level(v) for v in val.items)
+
+
+def value_items(val: Val) -> list[Val] | None:
+    """The elements of a Python sequence known at translation (a literal tuple included), or
+    None when `val` is not one."""
+    if val.items is not None:
+        return list(val.items)
+    if val.kind.cat is Cat.LITERAL and isinstance(val.kind.value, (tuple, list)):
+        return [Val(k.literal(v), node=val.node) for v in val.kind.value]
+    return None

@@ -309,15 +309,23 @@ class Function:
     comments: list[str] = field(default_factory=list)
 
 
+def _parts(node: object) -> list[object]:
+    """The nodes an expression or statement node is made of."""
+    if dataclasses.is_dataclass(node) and not isinstance(node, type):
+        return [getattr(node, f.name) for f in dataclasses.fields(node)]
+    return list(node) if isinstance(node, (tuple, list)) else []
+
+
 def identifiers(node: object) -> set[str]:
     """Every identifier (`Id`) an expression or statement refers to."""
     if isinstance(node, Id):
         return {node.name}
     out: set[str] = set()
-    if dataclasses.is_dataclass(node) and not isinstance(node, type):
-        for f in dataclasses.fields(node):
-            out |= identifiers(getattr(node, f.name))
-    elif isinstance(node, (tuple, list)):
-        for item in node:
-            out |= identifiers(item)
+    for part in _parts(node):
+        out |= identifiers(part)
     return out
+
+
+def contains(node: object, sub: object) -> bool:
+    """Whether `sub` (an expression) occurs in `node`."""
+    return node == sub or any(contains(part, sub) for part in _parts(node))

@@ -11,7 +11,7 @@ import libcst as cst
 from ..analysis import kinds as k
 from ..analysis.kinds import Cat, Kind
 from ..analysis.scope import INLINED, STATIC_IF, STATIC_LOOP, Var
-from ..analysis.value import ModuleClass, PyFunction, Val
+from ..analysis.value import ModuleClass, PyFunction, Val, value_items
 from ..cxx import ast as c
 from ..cxx.ast import identifiers
 from ..cxx.printer import functor_text
@@ -21,11 +21,12 @@ from ..dsl.roles import Role
 from ..frontend.cross_module import ExternalHelper
 from ..frontend.discovery import DslFunction
 from ..frontend.walk import walk
+from .bindings import call_bindings
 from .context import Aggregates, ModuleContext, tree_leaves
 from .expr import ExprLowerer
 from .names import cxx_name
 from .records import construct, element_view, result_shape
-from .sequences import SEQUENCE_BUILTINS, comprehension, sequence_builtin, value_items
+from .sequences import SEQUENCE_BUILTINS, comprehension, sequence_builtin
 from .signature import ParamSig
 
 
@@ -200,21 +201,7 @@ def inline_call(lw: ExprLowerer, node: cst.Call, fn: PyFunction) -> Val:
     """A call of a nested function or lambda: its body, traced for these arguments (the
     arguments are lowered where the call is; the body sees the enclosing function's names).
     A lambda is an expression; a nested def becomes `[&]() { body }()`."""
-    params = fn.node.params
-    names = [p.name.value for p in (*params.params, *params.kwonly_params)]
-    given = lw.bind(node, names[len(fn.args) :], f"'{fn.name}'", 0)
-    bindings: list[tuple[str, Val]] = list(zip(names, fn.args, strict=False))
-    keywords = dict(fn.keywords)
-    for p in (*params.params, *params.kwonly_params)[len(fn.args) :]:
-        name = p.name.value
-        if name in given:
-            bindings.append((name, lw.lower(given[name])))
-        elif name in keywords:
-            bindings.append((name, keywords[name]))
-        elif p.default is not None:
-            bindings.append((name, lw.lower(p.default)))
-        else:
-            raise lw.fc.error(node, "bad-arguments", f"'{fn.name}' needs argument '{name}'")
+    bindings = call_bindings(lw, node, fn)
     line, _ = lw.mod.position(node)
     if isinstance(fn.node, cst.Lambda):
         lw.fc.env.push(INLINED)

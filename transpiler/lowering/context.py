@@ -11,10 +11,10 @@ from libcst.metadata import CodeRange
 
 from ..analysis.call_facts import CallFacts
 from ..analysis.fold import fold
-from ..analysis.kinds import Cat, Kind
+from ..analysis.kinds import Kind
 from ..analysis.meta import MetaMember
 from ..analysis.scope import Env
-from ..analysis.value import Val
+from ..analysis.value import Val, python_level
 from ..cxx import ast as c
 from ..diagnostics import Diagnostic, DiagnosticSink, TranslationError, internal_error
 from ..frontend.cross_module import ExternalHelper, ExternalResolver
@@ -65,8 +65,7 @@ def tree_leaves(name: str, val: Val) -> list[tuple[str, Val]]:
     """(`name_path`, leaf) of each C++ leaf of a nested aggregate, depth first; Python-level
     leaves (literals, configuration) are not passed."""
     if val.items is None:
-        python = val.kind.cat in (Cat.LITERAL, Cat.META, Cat.TYPE)
-        return [] if python else [(name, val)]
+        return [] if python_level(val) else [(name, val)]
     labels = val.fields or tuple(str(i) for i in range(len(val.items)))
     return [leaf for label, item in zip(labels, val.items, strict=True)
             for leaf in tree_leaves(f"{name}_{label}", item)]

@@ -17,7 +17,7 @@ from ..analysis import meta as m
 from ..analysis.fold import FoldLimit, fold
 from ..analysis.kinds import Cat, Kind
 from ..analysis.scope import Var
-from ..analysis.value import Val
+from ..analysis.value import Val, python_level, value_items
 from ..cxx import ast as c
 from ..cxx.literals import float_literal, static_int, static_int_type
 from ..diagnostics import TranslationError
@@ -207,7 +207,7 @@ class ExprLowerer:
             return c.Construct(c.Type("C", (c.Lit("true" if kind.value else "false"),)))
         if kind.cat is Cat.META and kind.meta_kind == "bool":
             return c.Construct(c.Type("C", (c.Id(f"Meta::{kind.value}"),)))
-        if val.items is None and kind.cat in (Cat.LITERAL, Cat.META, Cat.TYPE):
+        if val.items is None and python_level(val):
             try:
                 return self.materialize(val, True, node)
             except TranslationError:
@@ -847,10 +847,7 @@ class ExprLowerer:
                         node, "index-error", f"index {idx.kind.value} out of range "
                         f"(the sequence has {len(base.items)} elements)"
                     ) from None
-        literal = base.kind.value if base.kind.cat is Cat.LITERAL else None
-        sequence = base.items if base.fields is None else None
-        if sequence is None and isinstance(literal, (tuple, list)):  # `scales = (1.0, 2.0)`
-            sequence = tuple(Val(k.literal(v), node=node) for v in literal)
+        sequence = value_items(base) if base.fields is None else None  # (a literal tuple too)
         if sequence and len(indices) == 1:
             idx = self.lower(indices[0])
             if idx.kind.cat is Cat.STATIC:

@@ -14,7 +14,7 @@ from ..analysis import meta as m
 from ..analysis.kinds import Cat, Kind
 from ..analysis.meta import MetaMember
 from ..analysis.scope import Var
-from ..analysis.value import PyFunction, Val
+from ..analysis.value import PyFunction, Val, python_level
 from ..cxx import ast as c
 from ..cxx.printer import function_text
 from ..diagnostics import DiagnosticSink, TranslationError
@@ -495,8 +495,7 @@ def _renamed_text(lf: LoweredFunction, name: str) -> str:
 def _fill_leaves(shape: Val, leaves: Iterator[Val]) -> Val:
     """`shape` (records.result_shape) with its C++ leaves taken from `leaves`, in order."""
     if shape.items is None:
-        python = shape.kind.cat in (Cat.LITERAL, Cat.META, Cat.TYPE)
-        return shape if python else next(leaves)
+        return shape if python_level(shape) else next(leaves)
     return dataclasses.replace(shape, items=tuple(_fill_leaves(v, leaves) for v in shape.items))
 
 

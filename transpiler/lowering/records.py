@@ -19,9 +19,10 @@ import dataclasses
 import libcst as cst
 
 from ..analysis.kinds import Cat, Kind
-from ..analysis.value import Val
+from ..analysis.value import PyFunction, Val, python_level
 from ..cxx import ast as c
 from ..frontend.discovery import DslClass
+from .bindings import call_bindings
 from .context import ModuleContext
 from .expr import ExprLowerer
 from .names import cxx_name
@@ -56,21 +57,10 @@ def _construct_by_init(lw: ExprLowerer, node: cst.Call, cls: DslClass) -> Val:
     assert cls.init is not None and cls.record_fields is not None
     fc = lw.fc
     init = cls.init.node
-    declared = list(init.params.params)
-    if not declared:
+    if not init.params.params:
         raise fc.error(node, "bad-arguments", f"'{cls.name}.__init__' takes no self")
-    params = [*declared[1:], *init.params.kwonly_params]
-    given = lw.bind(node, [p.name.value for p in params], f"'{cls.name}'", 0)
-    bindings: list[tuple[str, Val]] = [
-        (declared[0].name.value, Val(Kind(Cat.RECORD), None, node=node, items=(), fields=()))]
-    for p in params:
-        name = p.name.value
-        if name in given:
-            bindings.append((name, lw.lower(given[name])))
-        elif p.default is not None:
-            bindings.append((name, lw.lower(p.default)))
-        else:
-            raise fc.error(node, "bad-arguments", f"'{cls.name}' needs argument '{name}'")
+    new_object = Val(Kind(Cat.RECORD), None, node=node, items=(), fields=())
+    bindings = call_bindings(lw, node, PyFunction(init, (new_object,)), cls.name)
     if fc.inline_body is None:
         raise fc.error(node, "unsupported-call", f"'{cls.name}(...)' needs a statement context")
     saved_self = fc.self_name
@@ -109,7 +99,7 @@ def element_view(val: Val, whole: c.Expr) -> Val:
             part = c.Call(c.Id("get"), (whole,), (c.Lit(str(i)),))
         if item.items is not None:
             items.append(element_view(item, part))
-        elif item.kind.cat in (Cat.LITERAL, Cat.META, Cat.TYPE):
+        elif python_level(item):
             items.append(item)
         else:
             items.append(Val(item.kind, part, node=item.node))
@@ -139,14 +129,6 @@ def materialize_tree(lw: ExprLowerer, val: Val, node: cst.CSTNode) -> c.Expr:
         return c.Call(c.Id(f"make_{val.kind.value}"), parts)
     return lw.materialize(val, True, node) if val.kind.cat is Cat.RECORD else c.Call(
         c.Id("make_tuple"), parts)
-
-
-def python_level(val: Val) -> bool:
-    """A value the DSL keeps in Python while tracing (a literal, a configuration value, a
-    sequence or record of those)."""
-    if val.kind.cat in (Cat.LITERAL, Cat.META, Cat.TYPE):
-        return True
-    return val.items is not None and all(python_level(v) for v in val.items)
 
 
 def struct_text(mod: ModuleContext, cls: DslClass) -> str:

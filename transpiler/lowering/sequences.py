@@ -15,7 +15,7 @@ import libcst as cst
 from ..analysis import kinds as k
 from ..analysis.kinds import Cat, Kind
 from ..analysis.scope import Var
-from ..analysis.value import Val
+from ..analysis.value import Val, value_items
 from ..cxx import ast as c
 from .expr import ExprLowerer
 from .names import cxx_name
@@ -60,16 +60,6 @@ def static_items(lw: ExprLowerer, node: cst.BaseExpression) -> list[Val] | None:
                 ]
             return [sequence(list(group), node) for group in zip(*seqs, strict=False)]
     return value_items(lw.lower(node))
-
-
-def value_items(val: Val) -> list[Val] | None:
-    """The elements of a Python sequence known at translation (a literal tuple included), or
-    None when `val` is not one."""
-    if val.items is not None:
-        return list(val.items)
-    if val.kind.cat is Cat.LITERAL and isinstance(val.kind.value, (tuple, list)):
-        return [Val(k.literal(v), node=val.node) for v in val.kind.value]
-    return None
 
 
 def _builtin_name(lw: ExprLowerer, func: cst.BaseExpression) -> str | None:

@@ -18,7 +18,7 @@ from ..analysis import kinds as k
 from ..analysis import meta as m
 from ..analysis.kinds import Cat, Kind
 from ..analysis.scope import DYNAMIC_IF, DYNAMIC_LOOP, INLINED, STATIC_IF, STATIC_LOOP, Var
-from ..analysis.value import PyFunction, Val
+from ..analysis.value import PyFunction, Val, python_level, value_items
 from ..cxx import ast as c
 from ..cxx.ast import identifiers
 from ..cxx.literals import static_int_type
@@ -30,9 +30,9 @@ from ..frontend.walk import walk
 from .call import CallLowerer, deferred_error, kernel_argument
 from .context import Aggregates, FunctionContext, ModuleContext, TracedAttribute
 from .names import cxx_name
-from .records import element_view, materialize_tree, python_level, result_shape
+from .records import element_view, materialize_tree, result_shape
 from .sequence_params import sequence_params
-from .sequences import bind_target, static_items, value_items
+from .sequences import bind_target, static_items
 from .signature import ParamSig
 from .smem_sizing import allocation_slice, sizing_allocators
 from .smem_sizing import defines as smem_sizing_defines
@@ -201,8 +201,7 @@ class StmtLowerer:
                     expr = c.Call(c.Id("value_copy"), (expr,))
                 cxx = cxx_name(name)
                 if cxx in identifiers(expr):  # `f(x * 2)`: not `auto x = x * 2`
-                    cxx = fc.env.version_name(cxx)
-                    fc.env.used_cxx.add(cxx)
+                    cxx = fc.env.reserve_name(cxx)
                 out.append(c.Decl(None, (cxx,), expr))
                 fc.env.define(Var(name, cxx, val.kind, line))
             out += self.block(fdef.body)
@@ -471,8 +470,7 @@ class StmtLowerer:
                 # a sequence or object: its elements held, its structure kept
                 new = self._hold_elements(f"{var.cxx}_{label}", new, value, out)
             elif var.depth == len(fc.env.scopes) - 1 and not isinstance(new.expr, c.Id):
-                cxx = fc.env.version_name(f"{var.cxx}_{label}")
-                fc.env.used_cxx.add(cxx)
+                cxx = fc.env.reserve_name(f"{var.cxx}_{label}")
                 expr = self.lw.materialize(new, True, value)
                 if new.tensor_element:
                     expr = c.Call(c.Id("value_copy"), (expr,))
@@ -554,10 +552,8 @@ class StmtLowerer:
             # assigns leaf by leaf (`_assign_leaves`), as the DSL carries a Python tree of DSL
             # values through a loop.
             out: list[c.Stmt] = []
-            if val.expr is not None and _reads_whole(val, val.expr):
-                # elements read from one C++ value (a record a call returned): computed once
-                out.append(c.Decl(None, (cxx,), val.expr))
-                val = element_view(val, c.Id(cxx))
+            if _reads_whole(val):  # (a record a call returned)
+                val = self._read_once(val, cxx, out)
             held = self._hold_elements(cxx, val, node, out, name, carried=True)
             fc.env.define(Var(name, cxx, held.kind, line, value=held))
             return out
@@ -707,13 +703,8 @@ class StmtLowerer:
             parts = list(zip(targets, vals, [e.value for e in value.elements], strict=True))
         else:
             val = self.lw.lower(value)
-            if val.expr is not None and not isinstance(val.expr, c.Id) and _reads_whole(
-                    val, val.expr):
-                # elements of one C++ value (a helper's result): computed once
-                whole = self.fc.env.version_name("unpacked")
-                self.fc.env.used_cxx.add(whole)
-                out.append(c.Decl(None, (whole,), val.expr))
-                val = element_view(val, c.Id(whole))
+            if not isinstance(val.expr, c.Id) and _reads_whole(val):  # (a helper's result)
+                val = self._read_once(val, self.fc.env.reserve_name("unpacked"), out)
             items = value_items(val)
             if items is None:
                 return self._unpack_cxx_tuple(targets, val, value, stmt)
@@ -787,15 +778,12 @@ class StmtLowerer:
         out: list[c.Stmt] = []
         returned = (new.items is None and new.expr is not None
                     and new.kind.cat is Cat.RECORD and new.kind == old.kind)
-        if returned or (new.expr is not None and _reads_whole(new, new.expr)):
-            # one C++ value holding the new elements, read once: a record a C++ function
-            # returned (a method's `return Acc(...)`: its compile-time fields are the ones the
-            # method was specialised for, this record's) or an object `__init__` built
-            assert new.expr is not None
-            temp = self.fc.env.version_name(f"{cxx_name(name)}_next")
-            self.fc.env.used_cxx.add(temp)
-            out.append(c.Decl(None, (temp,), new.expr))
-            new = element_view(old if returned else new, c.Id(temp))
+        if returned or _reads_whole(new):
+            # a record a C++ function returned (a method's `return Acc(...)`: its compile-time
+            # fields are the ones the method was specialised for, this record's) or an object
+            # `__init__` built
+            new = self._read_once(new, self.fc.env.reserve_name(f"{cxx_name(name)}_next"), out,
+                                  old if returned else None)
         pairs: list[tuple[c.Expr, c.Expr]] = []  # (variable, its new value)
         self._leaf_pairs(name, old, new, target, pairs)
         written: set[str] = set()
@@ -806,13 +794,21 @@ class StmtLowerer:
         if reads_written:
             staged: list[tuple[c.Expr, c.Expr]] = []
             for var, value in pairs:
-                temp = self.fc.env.version_name(f"{cxx_name(name)}_next")
-                self.fc.env.used_cxx.add(temp)
+                temp = self.fc.env.reserve_name(f"{cxx_name(name)}_next")
                 out.append(c.Decl(None, (temp,), value))
                 staged.append((var, c.Id(temp)))
             pairs = staged
         out += [c.Assign(var, "=", value) for var, value in pairs]
         return out or [c.Comment((f"'{name}' keeps its compile-time value",))]
+
+    def _read_once(
+        self, val: Val, cxx: str, out: list[c.Stmt], shape: Val | None = None
+    ) -> Val:
+        """`val`'s C++ value computed once, into variable `cxx`, and its elements read from it
+        (laid out as `shape` when `val` is a C++ value without elements of its own)."""
+        assert val.expr is not None
+        out.append(c.Decl(None, (cxx,), val.expr))
+        return element_view(shape or val, c.Id(cxx))
 
     def _leaf_pairs(
         self, label: str, old: Val, new: Val, target: cst.CSTNode,
@@ -1692,16 +1688,11 @@ def _python_leaf(val: Val) -> bool:
                for item in val.items or ())
 
 
-def _reads_whole(val: Val, whole: c.Expr) -> bool:
-    """Whether an element of `val` is read from the C++ value `whole` (`_element_view`)."""
-    def contains(node: object) -> bool:
-        if node == whole:
-            return True
-        if dataclasses.is_dataclass(node) and not isinstance(node, type):
-            return any(contains(getattr(node, f.name)) for f in dataclasses.fields(node))
-        return isinstance(node, (tuple, list)) and any(contains(n) for n in node)
-    return any(contains(item.expr) or (item.items is not None and _reads_whole(item, whole))
-               for item in val.items or ())
+def _reads_whole(val: Val) -> bool:
+    """Whether elements of `val` are read from the C++ value `val.expr` (`element_view`)."""
+    def reads(item: Val) -> bool:
+        return c.contains(item.expr, val.expr) or any(reads(v) for v in item.items or ())
+    return val.expr is not None and any(reads(item) for item in val.items or ())
 
 
 def _literal_ctype(v: object) -> str:

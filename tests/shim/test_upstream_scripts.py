@@ -69,6 +69,12 @@ CASES = [
                  id="warp_vector_reduce"),
     pytest.param("experimental/primitives/shfl_sync.py", [], ["verify (bfly_sum, sum=496): PASS"],
                  id="shfl_sync"),
+    # cutlass.Pointer masked accesses and p[i], 2-D cutlass.Vector slices, broadcast_to and
+    # outerproduct (bbx::Value's row-major vshape).
+    pytest.param("experimental/primitives/basic_types.py", [],
+                 [f"verify basic_types ({name}): PASS" for name in
+                  ("masked_load_store", "vector_2d_slice", "vector_scalar_broadcast",
+                   "vector_outerproduct")], id="basic_types"),
     pytest.param("experimental/primitives/barrier_cta_sync.py", [], ["verify: PASS"],
                  id="barrier_cta_sync"),
     pytest.param("experimental/primitives/tutorial/07_vectorized_array.py", [],

@@ -222,6 +222,31 @@ CASES: dict[str, tuple[str, int, int, str, str]] = {
         "undefined-name",
         "'nowhere' is not defined",
     ),
+    # cutlass.Vector slices: static bounds and a positive step (the DSL's rules)
+    "vector_slice_dynamic_bound": (
+        KN + "    v = cutlass.Vector.from_elements((1.0, 2.0, 3.0, 4.0), cutlass.Float32)\n"
+        "    w = v[n:4]\n",
+        7,
+        11,
+        "bad-arguments",
+        "Vector slice indices must be static ints",
+    ),
+    "vector_slice_zero_step": (
+        K + "    v = cutlass.Vector.from_elements((1.0, 2.0, 3.0, 4.0), cutlass.Float32)\n"
+        "    w = v[::0]\n",
+        7,
+        13,
+        "bad-arguments",
+        "Vector slices require a non-zero step",
+    ),
+    "broadcast_to_nested_shape": (
+        K + "    v = cutlass.Vector.from_elements((1.0, 2.0), cutlass.Float32)\n"
+        "    m = cutlass.vector.broadcast_to(v, ((2, 2), 2))\n",
+        7,
+        42,
+        "bad-arguments",
+        "broadcast_to: the target shape is a flat tuple of ints",
+    ),
     "iterate_over_tensor": (
         K + "    for x in a:\n        pass\n",
         6,

@@ -1,8 +1,12 @@
 """Register values beyond arithmetic: `cutlass.Vector` and the TensorSSA methods that build,
 take apart, reinterpret and combine them (`from_elements`, `to_elements`, `bitcast`, `reshape`,
 `apply_op`, `with_signedness`...), `cutlass.full` / `cutlass.full_like`, and `bitcast` of a
-scalar. C++: bbx/tensor/value_ops.hpp. bbx's register values are flat (`Value<T, N>`), so a
-TensorSSA and a `cutlass.Vector` are one C++ type; shape-only operations keep the elements.
+scalar; `cutlass.vector.broadcast_to` / `outerproduct` and the subscripts of a Vector
+(`v[i, j]`, `v[:, a:b]`). C++: bbx/tensor/value.hpp, value_ops.hpp. A TensorSSA and a
+`cutlass.Vector` are one C++ type, `Value<T, N, Shape>`: Shape (a row-major `vshape<...>`, as the
+DSL's MLIR n-D vectors) lives in the C++ type, so what a shape allows (an index per mode, the
+broadcast rule, 1-D operands of outerproduct) is checked there by static_asserts naming the DSL's
+rule; the values `t.load()` returns are flat (`vshape<N>`).
 """
 
 from __future__ import annotations
@@ -57,8 +61,9 @@ def _vector_value(lw: Lowerer, node: cst.BaseExpression, name: str) -> Val:
 
 
 def _full(lw: Lowerer, node: cst.Call, name: str) -> Val:
-    """`cutlass.full(shape, fill_value, dtype=None)`: dtype from the fill value when omitted
-    (a Python float is Float32, an int Int32, a bool Boolean, as the DSL infers)."""
+    """`cutlass.full(shape, fill_value, dtype=None)`: a Vector of the static `shape`; dtype from
+    the fill value when omitted (a Python float is Float32, an int Int32, a bool Boolean, as the
+    DSL infers)."""
     from .roles import SHAPE
 
     bound = lw.bind(node, ["shape", "fill_value", "dtype"], f"'{name}'", 2)
@@ -76,7 +81,87 @@ def _full(lw: Lowerer, node: cst.Call, name: str) -> Val:
     else:
         t = c.Decltype(lw.materialize(fill, False, bound["fill_value"]), decay=True)
     x = lw.materialize(fill, False, bound["fill_value"])
-    return Val(SSA, c.Call(c.Id("full"), (shape, x), (t,)), node=node)
+    # MLIR's vector.broadcast of the fill value: a Vector of that (row-major) shape
+    return Val(SSA, c.Call(c.Id("broadcast_to"), (x, shape), (t,)), node=node)
+
+
+def _scalar_type(lw: Lowerer, val: Val) -> tuple[c.CxxType, ...]:
+    """The element type of a Python literal as the DSL infers it (a float is Float32, an int
+    Int32, a bool Boolean): a template argument; () for any other value (C++ deduces it)."""
+    if val.kind.cat is not Cat.LITERAL:
+        return ()
+    v = val.kind.value
+    ctype = "bool" if isinstance(v, bool) else "float" if isinstance(v, float) else "int32_t"
+    return (c.Type(ctype),)
+
+
+def _broadcast_to(lw: Lowerer, node: cst.Call, name: str) -> Val:
+    """`cutlass.vector.broadcast_to(src, target_shape)`: a scalar or a narrower Vector repeated
+    to a static shape (MLIR vector.broadcast; bbx::broadcast_to checks the broadcast rule)."""
+    from .roles import SHAPE
+
+    bound = lw.bind(node, ["src", "target_shape"], f"'{name}'", 2)
+    shape_node = bound["target_shape"]
+    items = shape_node.elements if isinstance(shape_node, (cst.Tuple, cst.List)) else None
+    for e in items or ():
+        if isinstance(e.value, (cst.Tuple, cst.List)):
+            raise lw.error(e.value, "bad-arguments",
+                           "broadcast_to: the target shape is a flat tuple of ints",
+                           "a Vector's shape has no nested modes, e.g. (2, 4)")
+    shape = lw.value(shape_node, True, SHAPE)
+    src = lw.lower(bound["src"])
+    x = lw.materialize(src, False, bound["src"])
+    return Val(SSA, c.Call(c.Id("broadcast_to"), (x, shape), _scalar_type(lw, src)), node=node)
+
+
+def _slice_bound(lw: Lowerer, node: cst.BaseExpression | None, what: str) -> c.Expr | None:
+    """A bound of a Vector slice: a compile-time integer (the DSL's rule), None when omitted."""
+    if node is None or (isinstance(node, cst.Name) and node.value == "None"):
+        return None
+    val = lw.lower(node)
+    x = lw.static_int_expr(val, node)
+    if x is None:
+        raise lw.error(node, "bad-arguments",
+                       f"Vector slice indices must be static ints; the {what} "
+                       f"{lw.code(node)} is not",
+                       "slice a Vector with literal or Constexpr bounds")
+    if what == "step" and val.kind.cat is Cat.LITERAL and isinstance(val.kind.value, int):
+        if val.kind.value <= 0:
+            rule = "a non-zero" if val.kind.value == 0 else "a positive"
+            raise lw.error(node, "bad-arguments", f"Vector slices require {rule} step")
+    return x
+
+
+def vector_subscript(lw: Lowerer, node: cst.Subscript, base: c.Expr) -> Val:
+    """`v[a:b]`, `v[:, 1:3]`, `v[0, :]` of a register value (a slice among the indices): the
+    DSL's Vector slicing, a value of the same rank. `:` is `_`; `a:b:s` is
+    `vslice<a, b, s>{}` (C++ normalises it against the mode's extent); an integer keeps its mode
+    with extent 1, and must be static."""
+    args: list[c.Expr] = []
+    for el in node.slice:
+        sl = el.slice
+        if isinstance(sl, cst.Slice):
+            lower = _slice_bound(lw, sl.lower, "start")
+            upper = _slice_bound(lw, sl.upper, "stop")
+            step = _slice_bound(lw, sl.step, "step")
+            if lower is None and upper is None and step is None:
+                args.append(c.Id("_"))
+                continue
+            targs: list[c.Expr] = [lower or c.Lit("0")]
+            if upper is not None or step is not None:
+                targs.append(upper or c.Id("vslice_end"))
+            if step is not None:
+                targs.append(step)
+            args.append(c.Construct(c.Type("vslice", tuple(targs))))
+        else:
+            assert isinstance(sl, cst.Index)
+            val = lw.lower(sl.value)
+            if lw.static_int_expr(val, sl.value) is None:
+                raise lw.error(sl.value, "bad-arguments",
+                               "Vector multi-dimensional slice: an index next to a slice must "
+                               "be a static int", "index with a literal or a Constexpr value")
+            args.append(lw.materialize(val, True, sl.value))
+    return Val(SSA, c.Call(base, tuple(args)), node=node)
 
 
 def _identity(lw: Lowerer, node: cst.Call, receiver: Val, obj: c.Expr, name: str) -> Val:
@@ -137,6 +222,16 @@ def register(r: Registry) -> None:
         example="v = cutlass.Vector(ssa)\nw: cutlass.Vector = v"))
     r.add(["cutlass.full", "cutlass.vector.full"], Custom(  # one object in the DSL
         call=_full, example="v = cutlass.full((4, 8), 2.0)\nw = cutlass.full(8, n, cutlass.Int64)"))
+    r.add("cutlass.vector.broadcast_to", Custom(
+        call=_broadcast_to,
+        example="row = cutlass.Vector.from_elements((1.0, 2.0, x, x), cutlass.Float32)\n"
+        "m = cutlass.vector.broadcast_to(row, (2, 4))\ny = m[1, 2]\ns = m[:, 1:3]\n"
+        "z = s[0, 1] + m[0, -1] + cutlass.vector.broadcast_to(2.0, 4)[3]"))
+    r.add("cutlass.vector.outerproduct", Function(
+        "outerproduct", params("a:any b:any acc:any"), SSA, 2,
+        example="a = cutlass.Vector.from_elements((x, 2.0), cutlass.Float32)\n"
+        "m = cutlass.vector.outerproduct(a, a)\nw = cutlass.vector.outerproduct(a, a, m)\n"
+        "y = w[1, 0] + w.shape[1]"))
     r.add(["cutlass.full_like", "cutlass.vector.full_like"], Function(
         "full_like", params("a:any fill_value:value dtype:type_c"), SSA, 2,
         example="v = cutlass.full_like(ssa, 3.0)\nw = cutlass.full_like(ssa, 1, cutlass.Int32)"))

@@ -25,6 +25,7 @@ from ..dsl import REGISTRY, roles
 from ..dsl.entry import Entry, OpClass
 from ..dsl.python import META_BUILTINS
 from ..dsl.roles import Role
+from ..dsl.values import vector_subscript
 from ..frontend.imports import dotted
 from .context import FunctionContext
 from .names import cxx_name
@@ -819,6 +820,9 @@ class ExprLowerer:
             array = self.materialize(base, False, node.value)
             return Val(Kind(Cat.TENSOR_SSA), c.Call(c.Id("array_load"), (array, start), (count,)),
                        node=node)
+        if base.kind.cat is Cat.TENSOR_SSA and any(isinstance(e.slice, cst.Slice)
+                                                   for e in node.slice):  # a Vector's slice
+            return vector_subscript(self, node, self.materialize(base, False, node.value))
         indices: list[cst.BaseExpression] = []
         for el in node.slice:
             if not isinstance(el.slice, cst.Index):

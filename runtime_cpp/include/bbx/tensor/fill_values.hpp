@@ -19,12 +19,12 @@ BBX_HOST_DEVICE Value<T, int(decltype(size(std::declval<Shape>()))::value)> full
   return r;
 }
 
-template <class T, int N, class U>
-BBX_HOST_DEVICE Value<U, N> zeros_like(Value<T, N> const& a, type_c<U> u) {
+template <class T, int N, class VS, class U>
+BBX_HOST_DEVICE Value<U, N, VS> zeros_like(Value<T, N, VS> const& a, type_c<U> u) {
   return full_like(a, 0, u);
 }
-template <class T, int N, class U>
-BBX_HOST_DEVICE Value<U, N> ones_like(Value<T, N> const& a, type_c<U> u) {
+template <class T, int N, class VS, class U>
+BBX_HOST_DEVICE Value<U, N, VS> ones_like(Value<T, N, VS> const& a, type_c<U> u) {
   return full_like(a, 1, u);
 }
 

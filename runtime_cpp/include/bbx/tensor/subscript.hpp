@@ -1,6 +1,8 @@
 // bbx/tensor/subscript.hpp — subscript(x, i...): Python's `x[i]` where the translator does not
 // know what x is (a helper's result, an untyped parameter): a tensor or register value is
-// called, `x(i...)`; a tuple takes a static index, `get<I>(x)` (negative: from the end).
+// called, `x(i...)`; a tuple takes a static index, `get<I>(x)` (negative: from the end); a
+// pointer (cutlass.Pointer's `p[i]`) gives a ptr_elem_ref: reading it loads the element at p + i,
+// assigning to it stores there (each access reported to the simulator's checker as what it is).
 // pick(i, x0, x1, ...): Python's `seq[i]` on a sequence the translator holds element by element
 // (`[mA, mB]`) at an index only C++ knows (a range_constexpr loop variable): that element itself
 // (a reference: writing through it writes the element).
@@ -11,8 +13,29 @@
 #include "bbx/config.hpp"
 #include "bbx/layout/integer.hpp"
 #include "bbx/layout/tuple.hpp"
+#include "bbx/tensor/pointer.hpp"
 
 namespace bbx {
+
+template <class P>
+struct ptr_elem_ref {
+  using value_type = typename P::value_type;
+  P p;
+  BBX_HOST_DEVICE operator value_type() const { return p.load(); }
+  template <class V>
+  BBX_HOST_DEVICE ptr_elem_ref const& operator=(V const& v) const {
+    p.store(value_type(v));
+    return *this;
+  }
+  BBX_HOST_DEVICE ptr_elem_ref const& operator=(ptr_elem_ref const& o) const {
+    return *this = value_type(o);
+  }
+};
+// `auto v = p[i];`: the element (a load now), not the reference.
+template <class P>
+BBX_HOST_DEVICE typename P::value_type value_copy(ptr_elem_ref<P> const& r) {
+  return r.p.load();
+}
 
 template <class X, class... I>
 BBX_HOST_DEVICE constexpr decltype(auto) subscript(X&& x, I const&... i) {
@@ -25,6 +48,8 @@ BBX_HOST_DEVICE constexpr decltype(auto) subscript(X&& x, I const&... i) {
     constexpr int index = (int(I::value), ...);
     static_assert(-rank <= index && index < rank, "x[i]: index out of range");
     return get<(index < 0 ? rank + index : index)>(std::forward<X>(x));
+  } else if constexpr (sizeof...(I) == 1 && is_mem_ptr_v<X>) {
+    return ptr_elem_ref<std::remove_cvref_t<decltype((x + ... + i))>>{(x + ... + i)};
   } else if constexpr (is_integral_v<std::remove_cvref_t<X>>) {
     static_assert(dependent_false<X>,
                   "x[...]: x is an integer here, not a tuple: where x is a mode of an MMA "

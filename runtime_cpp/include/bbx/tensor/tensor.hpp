@@ -331,10 +331,10 @@ struct Tensor {
     for (int i = 0; i < int(N::value); ++i) v.v[i] = load_elem(it, layout_(i));
     return v;
   }
-  template <class T, int N>
-  BBX_HOST_DEVICE void store(Value<T, N> const& v) const { store_impl(*this, v); }
-  template <class T, int N>
-  BBX_HOST_DEVICE void store(Value<T, N> const& v) { store_impl(*this, v); }
+  template <class T, int N, class VS>
+  BBX_HOST_DEVICE void store(Value<T, N, VS> const& v) const { store_impl(*this, v); }
+  template <class T, int N, class VS>
+  BBX_HOST_DEVICE void store(Value<T, N, VS> const& v) { store_impl(*this, v); }
   // DSL spelling `t.fill(x)`.
   template <class S>
   BBX_HOST_DEVICE void fill(S const& x) const { fill_impl(*this, x); }
@@ -353,8 +353,8 @@ struct Tensor {
   }
 
  private:
-  template <class Self, class T, int N>
-  BBX_HOST_DEVICE static void store_impl(Self& self, Value<T, N> const& v) {
+  template <class Self, class T, int N, class VS>
+  BBX_HOST_DEVICE static void store_impl(Self& self, Value<T, N, VS> const& v) {
     using Sz = decltype(::bbx::size(self.layout_));
     static_assert(is_C_v<Sz> && Sz::value == N, "Tensor::store: value and tensor sizes differ");
     auto it = self.data();

@@ -26,7 +26,12 @@ namespace bbx::math {
 namespace detail {
 // The element count of a register value (0 for a scalar), and of the first among X....
 template <class X> struct value_count : std::integral_constant<int, 0> {};
-template <class T, int N> struct value_count<Value<T, N>> : std::integral_constant<int, N> {};
+template <class T, int N, class VS> struct value_count<Value<T, N, VS>> : std::integral_constant<int, N> {};
+// The shape of the first value among X... (the result's shape: value operands share it).
+template <class... X> struct value_shape { using type = void; };
+template <class X, class... Rest> struct value_shape<X, Rest...> : value_shape<Rest...> {};
+template <class T, int N, class VS, class... Rest>
+struct value_shape<Value<T, N, VS>, Rest...> { using type = VS; };
 template <class... X>
 BBX_HOST_DEVICE constexpr int value_size() {
   int n = 0;
@@ -50,7 +55,7 @@ BBX_HOST_DEVICE auto lift(F f, X const&... xs) {
     return f(at(xs, 0)...);
   } else {
     using R = std::remove_cvref_t<decltype(f(at(xs, 0)...))>;
-    Value<R, N> r;
+    Value<R, N, typename value_shape<std::remove_cvref_t<X>...>::type> r;
     BBX_UNROLL
     for (int i = 0; i < N; ++i) r[i] = f(at(xs, i)...);
     return r;

@@ -29,6 +29,7 @@ from .frontend.discovery import DslFunction, discover
 from .frontend.imports import NameResolver
 from .lowering.context import Aggregates, ModuleContext
 from .lowering.function import LoweredFunction, lower_function, lower_variant, meta_block
+from .lowering.kernel_objects import python_params
 from .lowering.records import struct_text
 from .lowering.sequence_params import per_call_note, qualified_name, sequence_params
 from .lowering.signature import ParamSig, signature
@@ -53,6 +54,9 @@ class FunctionInfo:
     #: a host function taking Python sequences, not translated here: it is translated for the
     #: facts of each call (bbx.analysis.call_facts); `meta` and `all_meta` are empty.
     per_call: bool = False
+    #: the Python parameters in order, without `self` and with the stream (how a call from
+    #: DSL code binds its arguments: bbx.lowering.kernel_objects).
+    python_params: tuple[str, ...] = ()
 
 
 @dataclass
@@ -68,10 +72,27 @@ class TranslationResult:
     #: host functions translated per call (they take Python sequences): (qualified name,
     #: the parameters taking sequences).
     per_call: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
+    #: host functions that cannot be translated (they, or what they call or launch, have
+    #: errors), by qualified name -> those errors. The rest of the module is translated: as
+    #: with the DSL, which traces a function when it is called, a program runs its other
+    #: functions and gets these errors where it calls one of these.
+    failed: dict[str, list[Diagnostic]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
         return self.text is not None and not any(d.severity == "error" for d in self.diagnostics)
+
+    @property
+    def usable(self) -> bool:
+        """Whether the module's other functions can run: every error belongs to a function
+        in `failed`."""
+        failing = [d for errors in self.failed.values() for d in errors]
+        return self.text is not None and all(
+            d.severity != "error" or d in failing for d in self.diagnostics)
+
+    def render_failure(self, name: str) -> str:
+        lines = self.source.splitlines()
+        return "\n".join(d.render(lines) for d in self.failed[name])
 
     def render_diagnostics(self) -> str:
         lines = self.source.splitlines()
@@ -245,25 +266,35 @@ def _translate(
     except Exception as exc:  # noqa: BLE001 - reported at the module
         sink.add(internal_error(display, 1, 1, exc))
     mod.lower_variant = partial(lower_variant, mod)
-    called = {t.cxx_name for calls in graph.callees.values() for t, _ in calls if not t.is_kernel}
+    called = {t.cxx_name for caller, calls in graph.callees.items() for t, _ in calls
+              if not t.is_kernel and t.cxx_name != caller}  # (recursion is reported at its call)
     order = emission_order(info, graph)
     # Kernels and functions nothing in the module calls are lowered as they are; helpers are
     # lowered per call, for the Python values they are called with (bbx.lowering.function).
     # Host functions first, as the DSL traces them before the kernels they launch (what they
     # assign to `self.x` is what the kernels read).
     roots = [fn for fn in order if fn.is_kernel or fn.cxx_name not in called]
+    root_errors: dict[str, list[Diagnostic]] = {}
+    module_errors = sink.has_errors  # before any function: the module itself
     for fn in sorted(roots, key=lambda f: f.is_kernel):
-        _lower_root(mod, fn)
+        errors = _lower_root(mod, fn)
+        if errors:
+            root_errors[fn.cxx_name] = errors
     # A free helper may also be called from other modules: its generic form is kept where it
     # translates on its own (a helper that needs its callers' values has none).
     for fn in order:
         if fn.cls is None and not fn.is_kernel and fn.cxx_name in called:
             _lower_speculatively(mod, fn)
-    lowered = _callees_first(mod.lowered)
+    failed = _failed_entries(mod, graph.callees, root_errors)
+    lowered = [lf for lf in _callees_first(mod.lowered, mod.object_calls)
+               if qualified_name(lf.fn) not in failed]
     result.functions = _function_infos(mod, lowered)
     result.per_call = [(qualified_name(fn), params) for fn, params in mod.per_call]
     result.diagnostics = sink.sorted()
-    if sink.has_errors:
+    result.failed = failed
+    # what a program can still call
+    working = [lf for lf in lowered if lf.role == "host"] or mod.per_call
+    if module_errors or (sink.has_errors and not working):
         return result
     helpers = list(mod.externals.used.values()) if mod.externals else []
     for helper in helpers:
@@ -283,9 +314,36 @@ def _translate(
     return result
 
 
-def _callees_first(lowered: list[LoweredFunction]) -> list[LoweredFunction]:
-    """Emission order: every function after the functions it calls or launches, otherwise in
-    the order they were lowered."""
+def _failed_entries(
+    mod: ModuleContext, callees: dict[str, list[tuple[DslFunction, cst.Call]]],
+    root_errors: dict[str, list[Diagnostic]],
+) -> dict[str, list[Diagnostic]]:
+    """The functions with errors of their own, and the host functions that call or launch
+    one (transitively), by qualified name, each with the errors that stop it."""
+    def errors_of(name: str, seen: set[str]) -> list[Diagnostic]:
+        if name in seen:
+            return []
+        seen.add(name)
+        found = list(root_errors.get(name, []))
+        linked = [t.cxx_name for t, _ in callees.get(name, [])]
+        for callee in [*linked, *mod.object_calls.get(name, [])]:
+            found += [d for d in errors_of(callee, seen) if d not in found]
+        return found
+
+    failed: dict[str, list[Diagnostic]] = {}
+    for fn in mod.info.functions:
+        errors = errors_of(fn.cxx_name, set())
+        if errors:
+            failed[qualified_name(fn)] = errors
+    return failed
+
+
+def _callees_first(
+    lowered: list[LoweredFunction], after: dict[str, list[str]] | None = None
+) -> list[LoweredFunction]:
+    """Emission order: every function after the functions it calls or launches (and those
+    `after` names for it: the `__call__` of kernel objects it builds), otherwise in the order
+    they were lowered."""
     by_name: dict[str, list[LoweredFunction]] = {}
     for lf in lowered:
         by_name.setdefault(lf.cxx_name, []).append(lf)
@@ -296,7 +354,7 @@ def _callees_first(lowered: list[LoweredFunction]) -> list[LoweredFunction]:
         if id(lf) in placed:
             return
         placed.add(id(lf))
-        for callee in lf.calls:
+        for callee in [*lf.calls, *(after or {}).get(lf.fn.cxx_name, [])]:
             for target in by_name.get(callee, []):
                 place(target)
         out.append(lf)
@@ -306,7 +364,27 @@ def _callees_first(lowered: list[LoweredFunction]) -> list[LoweredFunction]:
     return out
 
 
-def _lower_root(mod: ModuleContext, fn: DslFunction) -> None:
+def _lower_root(mod: ModuleContext, fn: DslFunction) -> list[Diagnostic]:
+    """Lower a kernel or a function host Python calls; its errors (reported to the module's
+    sink as well). A function with errors leaves nothing lowered behind."""
+    sink, mark, variants = mod.sink, len(mod.lowered), dict(mod.variants)
+    templates = dict(mod.struct_templates)
+    mod.sink = DiagnosticSink(sink.path, sink.source)
+    try:
+        _lower_root_into(mod, fn)
+    finally:
+        scratch, mod.sink = mod.sink, sink
+    for d in scratch.items:
+        sink.add(d)
+    errors = [d for d in scratch.items if d.severity == "error"]
+    if errors:
+        del mod.lowered[mark:]
+        mod.variants = variants
+        mod.struct_templates = templates
+    return errors
+
+
+def _lower_root_into(mod: ModuleContext, fn: DslFunction) -> None:
     """Lower a kernel or a function host Python calls. One that takes Python sequences is
     lowered for the sequences its call gives (`mod.call_facts`), a kernel for each launch that
     gives them (a variant); without them, a note says so."""
@@ -429,6 +507,7 @@ def _function_infos(mod: ModuleContext, lowered: list[LoweredFunction]) -> list[
                 lf.signature.params,
                 lf.signature.stream,
                 lf.role == "kernel" and kernel_uses_smem_allocator(mod, lf.fn),
+                python_params=python_params(lf.fn),
             )
         )
     for fn, _ in mod.per_call:

@@ -75,6 +75,20 @@ CASES = [
                  [f"verify basic_types ({name}): PASS" for name in
                   ("masked_load_store", "vector_2d_slice", "vector_scalar_broadcast",
                    "vector_outerproduct")], id="basic_types"),
+    # Objects carried through loops, their __getitem__/__len__/__add__ (the good kernels); its
+    # deliberately wrong kernels raise where the program calls them, as NVIDIA's DSL does, and
+    # the program goes on. (Its "field type change" test changes a type only through
+    # __extract_mlir_values__, which bbx does not run: no error there.)
+    pytest.param("experimental/primitives/tutorial/08_mlir_value_tree_debug.py", [],
+                 ["Count: 10 (expected: 10)", "Mean: 5.50 (expected: 5.50)",
+                  "x: 10.00 (expected: 10.00)",
+                  "Particle 2: (5.00, 5.00) (expected: (5.00, 5.00))"],
+                 id="08_mlir_value_tree_debug"),
+    pytest.param("experimental/primitives/tutorial/08_mlir_value_tree_debug.py", ["errors"],
+                 ["TEST: List Length Change Error", "'system.particles' changes structure",
+                  "'particle.forces[1]' changes type", "'particle.forces[12]' changes type",
+                  "'acc.extra' is a compile-time value", "ALL ERROR TESTS COMPLETED"],
+                 id="08_mlir_value_tree_debug-errors"),
     pytest.param("experimental/primitives/barrier_cta_sync.py", [], ["verify: PASS"],
                  id="barrier_cta_sync"),
     pytest.param("experimental/primitives/tutorial/07_vectorized_array.py", [],

@@ -951,3 +951,99 @@ print("PASS")
 def test_python_list_indexed_by_range_constexpr_on_simulator(tmp_path: Path) -> None:
     run_driver_on_simulator(tmp_path, {"static_index_kernels.py": STATIC_INDEX},
                             STATIC_INDEX_DRIVER)
+
+
+# Python's object protocol on objects built in DSL code, as the DSL runs it: `a + b` by
+# `__add__` (`__rmul__` when the left operand has no `__mul__`), `-a` by `__neg__`,
+# `system[i]` by `__getitem__` at a range_constexpr or Constexpr index (the picked record
+# stays a record: `.position.x`), `len(system)` by `__len__` (a Python int: it bounds a
+# range_constexpr), and a loop that carries the whole system.
+OBJECT_PROTOCOL = '''
+from dataclasses import dataclass
+
+import cutlass
+import cutlass.cute as cute
+
+
+@dataclass
+class Vec2:
+    x: cutlass.Float32
+    y: cutlass.Float32
+
+    def __add__(self, other: "Vec2") -> "Vec2":
+        return Vec2(self.x + other.x, self.y + other.y)
+
+    def __rmul__(self, s: cutlass.Float32) -> "Vec2":
+        return Vec2(s * self.x, s * self.y)
+
+    def __neg__(self) -> "Vec2":
+        return Vec2(-self.x, -self.y)
+
+
+class Body:
+    def __init__(self, position: Vec2, velocity: Vec2) -> None:
+        self.position = position
+        self.velocity = velocity
+
+    def step(self, dt: cutlass.Float32) -> "Body":
+        return Body(self.position + dt * self.velocity, self.velocity)
+
+
+class System:
+    def __init__(self, bodies: list) -> None:
+        self.bodies = bodies
+
+    def step_all(self, dt: cutlass.Float32) -> "System":
+        return System([b.step(dt) for b in self.bodies])
+
+    def __len__(self) -> int:
+        return len(self.bodies)
+
+    def __getitem__(self, idx: int) -> Body:
+        return self.bodies[idx]
+
+
+@cute.kernel
+def orbit_kernel(mV: cute.Tensor, mOut: cute.Tensor, last: cutlass.Constexpr[int],
+                 steps: cutlass.Int32):
+    tidx, _, _ = cute.arch.thread_idx()
+    if tidx == 0:
+        system = System([Body(Vec2(mV[0, j], mV[1, j]), Vec2(mV[2, j], mV[3, j]))
+                         for j in range(3)])
+        for _ in range(steps):
+            system = system.step_all(cutlass.Float32(0.25))
+        for i in cutlass.range_constexpr(len(system)):
+            mOut[0, i] = system[i].position.x
+            mOut[1, i] = system[i].position.y
+        flipped = -system[last].velocity
+        mOut[0, 3] = flipped.x
+        mOut[1, 3] = flipped.y
+
+
+@cute.jit
+def orbit(mV: cute.Tensor, mOut: cute.Tensor, last: cutlass.Constexpr[int],
+          steps: cutlass.Int32):
+    orbit_kernel(mV, mOut, last, steps).launch(grid=(1, 1, 1), block=(32, 1, 1))
+'''
+
+OBJECT_PROTOCOL_DRIVER = '''
+import torch
+from cutlass.cute.runtime import from_dlpack
+
+from protocol_kernels import orbit
+
+v = torch.randn(4, 3, dtype=torch.float64).float()
+out = torch.full((2, 4), float("nan"))
+steps = 7
+orbit(from_dlpack(v), from_dlpack(out), 1, steps)
+ref = torch.empty(2, 4, dtype=torch.float64)
+ref[:, :3] = v[:2].double() + steps * 0.25 * v[2:].double()
+ref[:, 3] = -v[2:, 1].double()
+assert torch.allclose(out.double(), ref, atol=1e-5), (out, ref)
+print("PASS")
+'''
+
+
+def test_object_protocol_methods_on_simulator(tmp_path: Path) -> None:
+    run_driver_on_simulator(tmp_path, {"protocol_kernels.py": OBJECT_PROTOCOL},
+                            OBJECT_PROTOCOL_DRIVER)

@@ -20,6 +20,10 @@ TYPE = "type"
 #: a tuple of ints (a tile shape in configuration): a static C++ tuple of `Int<N>`.
 TUPLE = "static tuple"
 VALUE = "value"
+#: an object of a kernel class built in DSL code (`op = Gemm(a.element_type, (2, 2, 1))`): the
+#: specialization builds it in Python and nests its `__call__`'s Meta members, evaluated with
+#: `self` = the object, as a struct (bbx.lowering.kernel_objects).
+OBJECT = "kernel object"
 
 
 @dataclass(frozen=True)

@@ -75,6 +75,14 @@ def python_level(val: Val) -> bool:
     return val.items is not None and all(python_level(v) for v in val.items)
 
 
+def sequence(items: list[Val], node: cst.CSTNode | None) -> Val:
+    """A Python sequence of values; all-literal sequences are one literal tuple."""
+    if all(v.kind.cat is Cat.LITERAL for v in items):
+        return Val(k.literal(tuple(v.kind.value for v in items)), node=node)
+    kind = Kind(Cat.TUPLE, elems=tuple(v.kind for v in items))
+    return Val(kind, None, node=node, items=tuple(items))
+
+
 def value_items(val: Val) -> list[Val] | None:
     """The elements of a Python sequence known at translation (a literal tuple included), or
     None when `val` is not one."""

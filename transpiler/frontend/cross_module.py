@@ -1,10 +1,28 @@
-"""`@cute.jit` helpers imported from other modules of the same package (or directory).
+"""`@cute.jit` helpers and kernel classes imported from other modules of the program.
 
 A call `f(...)` after `from .helpers import f`, or `helpers.f(...)` after `from . import helpers`
 (or an absolute import that names a `.py` file beside the module or inside its package), is a
 call into the helper's own generated module: `bbx_gen::helpers::f<Meta>(...)`. The helper's
 module is found on disk relative to the translated module and translated on its own (nothing is
 imported); the translated module then `#include`s its `.hip`, which the build places beside it.
+
+A kernel class (a class with a `@cute.jit __call__`) imported the same way and constructed in
+DSL code (`op = TensorOpGemm(...)`; bbx.lowering.kernel_objects) is looked up with
+`lookup_class`: the call of the object is a call of the class's generated `__call__` in its
+module's namespace.
+
+Where absolute imports are looked up, in order (the first module file found wins):
+  1. the module's own directory and, while it is inside a package (`__init__.py`), the
+     directory above each enclosing package — what Python finds when the program runs from
+     there;
+  2. the directories above the module's directory, nearest first — the entries a script adds
+     with `sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))` (or `../..`) to
+     import a sibling tree of (possibly namespace, `__init__`-less) packages, as NVIDIA's
+     examples do (`from cute.ampere.kernel.dense_gemm.tensorop_gemm import TensorOpGemm` from
+     `dsl_tutorials/`).
+The process's `sys.path` is deliberately not consulted: the same source translates to the same
+text whether it is translated by `bbx translate` or by the import hook of a running program. A
+name found nowhere is no module of the program: the usual diagnostics apply.
 """
 
 from __future__ import annotations
@@ -83,6 +101,8 @@ def _search_roots(origin: Path, level: int) -> list[Path]:
     while (package / "__init__.py").is_file():
         roots.append(package.parent)
         package = package.parent
+    # the directories a script puts on sys.path as `..`, `../..`, ... of its own directory
+    roots += [parent for parent in here.parents if parent not in roots]
     return roots
 
 
@@ -110,8 +130,11 @@ class ExternalResolver:
                 return found
         return None
 
-    def lookup(self, func: cst.BaseExpression, error: ErrorFn) -> ExternalHelper | None:
-        """The helper `func` names, None if it names no import, or a diagnostic (raised)."""
+    def _resolve(
+        self, func: cst.BaseExpression, error: ErrorFn
+    ) -> tuple[Path, str, str, TranslationResult] | None:
+        """The module `func` names an attribute of (translated), the module as written, and the
+        attribute; None if `func` names no import of a module of the program."""
         name = dotted(func)
         if name is None:
             return None
@@ -154,18 +177,42 @@ class ExternalResolver:
             raise error(func, "module-not-translated",
                         f"module '{shown}' ({path.name}) cannot be translated",
                         "translate it on its own to see its diagnostics")
-        info = next((f for f in result.functions
-                     if f.python_name == fn_path[0] and f.class_name is None), None)
-        if info is None:
-            raise error(func, "not-a-jit-function",
-                        f"'{fn_path[0]}' of module '{shown}' is not a @cute.jit function",
-                        "decorate it with @cute.jit, or only call it with compile-time values")
+        return path, shown, fn_path[0], result
+
+    def _helper(self, path: Path, result: TranslationResult, info: FunctionInfo) -> ExternalHelper:
         from ..translate import module_namespace
 
         helper = ExternalHelper(path, module_namespace(path.name), path.stem + ".hip", info,
                                 tuple(result.dependencies))
         self.used.setdefault(path.resolve(), helper)
         return helper
+
+    def lookup(self, func: cst.BaseExpression, error: ErrorFn) -> ExternalHelper | None:
+        """The helper `func` names, None if it names no import, or a diagnostic (raised)."""
+        found = self._resolve(func, error)
+        if found is None:
+            return None
+        path, shown, attr, result = found
+        info = next((f for f in result.functions
+                     if f.python_name == attr and f.class_name is None), None)
+        if info is None:
+            raise error(func, "not-a-jit-function",
+                        f"'{attr}' of module '{shown}' is not a @cute.jit function",
+                        "decorate it with @cute.jit, or only call it with compile-time values")
+        return self._helper(path, result, info)
+
+    def lookup_class(self, func: cst.BaseExpression, error: ErrorFn) -> ExternalHelper | None:
+        """The generated `__call__` of the kernel class `func` names (a class of another module
+        of the program with a `@cute.jit __call__`), else None."""
+        if self.origin is None:
+            return None
+        found = self._resolve(func, error)
+        if found is None:
+            return None
+        path, _, attr, result = found
+        info = next((f for f in result.functions if f.class_name == attr
+                     and f.python_name == "__call__" and f.role == "host"), None)
+        return self._helper(path, result, info) if info is not None else None
 
 
 class ErrorFn(Protocol):

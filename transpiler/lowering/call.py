@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Sequence
 
 import libcst as cst
 
@@ -24,6 +25,7 @@ from ..frontend.walk import walk
 from .bindings import call_bindings
 from .context import Aggregates, ModuleContext, tree_leaves
 from .expr import ExprLowerer
+from .kernel_objects import kernel_object_call
 from .names import cxx_name
 from .records import construct, element_view, result_shape
 from .sequences import SEQUENCE_BUILTINS, comprehension, sequence_builtin
@@ -37,6 +39,12 @@ class CallLowerer(ExprLowerer):
 
     def lower_call(self, node: cst.Call) -> Val:
         return lower_call(self, node)
+
+    def dunder_call(
+        self, node: cst.CSTNode, receiver: Val, name: str,
+        args: Sequence[cst.BaseExpression],
+    ) -> Val | None:
+        return _dunder_call(self, node, receiver, name, args)
 
     def materialize(
         self, val: Val, static: bool, node: cst.CSTNode | None = None, role: Role | None = None
@@ -66,6 +74,9 @@ def lower_call(lw: ExprLowerer, node: cst.Call) -> Val:
         return partial_function(lw, node)
     if imported == "types.SimpleNamespace":
         return namespace(lw, node)
+    called = kernel_object_call(lw, node)  # `Cls(...)` of a kernel class, or an object's call
+    if called is not None:
+        return called
     if isinstance(func, cst.Attribute):
         if (
             isinstance(func.value, cst.Name)
@@ -344,6 +355,23 @@ def _record_method(lw: ExprLowerer, func: cst.Attribute) -> tuple[DslFunction, V
     return (target, obj) if target is not None else None
 
 
+def _dunder_call(
+    lw: ExprLowerer, node: cst.CSTNode, receiver: Val, name: str,
+    args: Sequence[cst.BaseExpression],
+) -> Val | None:
+    """`obj[i]` -> `obj.__getitem__(i)`, `len(obj)` -> `obj.__len__()` of a record whose class
+    defines the method: a call bbx writes, reported at the expression it stands for."""
+    if receiver.kind.cat is not Cat.RECORD:
+        return None
+    cls = lw.mod.info.records.get(str(receiver.kind.value))
+    target = None if cls is None else cls.methods.get(name) or cls.plain_defs.get(name)
+    if target is None:
+        return None
+    call = cst.Call(cst.Attribute(cst.Name("self"), cst.Name(name)), [cst.Arg(a) for a in args])
+    lw.mod.stands_for[call] = node
+    return helper_call(lw, call, target, receiver)
+
+
 def _dsl_call(lw: ExprLowerer, node: cst.Call, resolved: str) -> Val:
     builtin = resolved[len("builtins.") :] if resolved.startswith("builtins.") else None
     if builtin in SEQUENCE_BUILTINS:
@@ -541,6 +569,8 @@ def helper_call(
                                        Aggregates(sequences, records, record_classes, trees))
     finally:
         lw.mod.current_static_branch = False
+    if variant.python_result is not None:
+        return dataclasses.replace(variant.python_result, node=node)
     fc.calls.append(variant.cxx_name)
     args = [cxx_args[name] for name in variant.params if name in cxx_args]
     if role == "host":  # a host variant takes the caller's stream last (bbx.lowering.function)
@@ -556,7 +586,7 @@ def helper_call(
 _KNOWN_ARGUMENT_CATS = frozenset({
     Cat.TENSOR, Cat.LAYOUT, Cat.TENSOR_SSA, Cat.ATOM, Cat.TILED_COPY, Cat.THR_COPY, Cat.STATIC,
     Cat.SMEM_ALLOCATOR, Cat.STRUCT_REF, Cat.TYPE, Cat.FUNC, Cat.RECORD, Cat.MMA_ATOM,
-    Cat.TILED_MMA, Cat.THR_MMA, Cat.NAMED_BARRIER,
+    Cat.TILED_MMA, Cat.THR_MMA, Cat.NAMED_BARRIER, Cat.CONSTEXPR,
 })  # fmt: skip
 
 

@@ -23,6 +23,7 @@ from ..frontend.imports import NameResolver
 
 if TYPE_CHECKING:
     from .function import LoweredFunction
+    from .kernel_objects import ObjectClass
 
 #: A variant of a helper: the helper and the Python-level values its parameters are bound to
 #: (parameter name -> a key of the value), as the DSL traces a call with those values.
@@ -81,6 +82,8 @@ class Variant:
     result: Kind  # the kind of what it returns
     #: a returned tuple, list or record: its Python-level leaves, and the kinds of the others
     result_shape: Val | None = None
+    #: the helper only returns this Python value (`__len__`): callers take it, with no call
+    python_result: Val | None = None
 
 
 @dataclass(frozen=True)
@@ -143,9 +146,16 @@ class ModuleContext:
     call_facts: CallFacts = field(default_factory=CallFacts)
     #: host functions left for a translation with the facts of a call (they take sequences).
     per_call: list[tuple[DslFunction, tuple[str, ...]]] = field(default_factory=list)
+    #: nodes bbx wrote (`obj[i]` as `obj.__getitem__(i)`) -> the source node they stand for.
+    stands_for: dict[cst.CSTNode, cst.CSTNode] = field(default_factory=dict)
+    #: kernel objects built in DSL code: their Meta member -> their class (kernel_objects.py).
+    kernel_objects: dict[str, ObjectClass] = field(default_factory=dict)
+    #: cxx name of a function -> the `__call__`s of the kernel objects it calls (this module's
+    #: are emitted before it; their Meta members are the objects' own, not the caller's).
+    object_calls: dict[str, list[str]] = field(default_factory=dict)
 
     def position(self, node: cst.CSTNode) -> tuple[int, int]:
-        pos = self.positions.get(node)
+        pos = self.positions.get(self.stands_for.get(node, node))
         if pos is None:
             return (1, 1)
         return pos.start.line, pos.start.column + 1
@@ -162,7 +172,7 @@ class ModuleContext:
         return internal_error(self.display_path, line, col, exc)
 
     def code(self, node: cst.CSTNode) -> str:
-        return self.module.code_for_node(node)
+        return self.module.code_for_node(self.stands_for.get(node, node))
 
     def constant_values(self) -> dict[str, object]:
         """The module's constants (`NAME = <compile-time expression>`), folded in order; one

@@ -17,7 +17,7 @@ from ..analysis import meta as m
 from ..analysis.fold import FoldLimit, fold
 from ..analysis.kinds import Cat, Kind
 from ..analysis.scope import Var
-from ..analysis.value import Val, python_level, value_items
+from ..analysis.value import Val, python_level, sequence, value_items
 from ..cxx import ast as c
 from ..cxx.literals import float_literal, static_int, static_int_type
 from ..diagnostics import TranslationError
@@ -39,9 +39,38 @@ _COMPARE_OPS: dict[type, str] = {
     cst.Equal: "==", cst.NotEqual: "!=", cst.LessThan: "<", cst.LessThanEqual: "<=",
     cst.GreaterThan: ">", cst.GreaterThanEqual: ">=",
 }  # fmt: skip
+#: Python's operator methods (`__add__`, reflected `__radd__`) of records' classes.
+_OPERATOR_METHODS: dict[type, str] = {
+    cst.Add: "add", cst.Subtract: "sub", cst.Multiply: "mul", cst.Divide: "truediv",
+    cst.FloorDivide: "floordiv", cst.Modulo: "mod", cst.Power: "pow", cst.LeftShift: "lshift",
+    cst.RightShift: "rshift", cst.BitAnd: "and", cst.BitOr: "or", cst.BitXor: "xor",
+    cst.MatrixMultiply: "matmul",
+}  # fmt: skip
+_UNARY_METHODS: dict[type, str] = {cst.Minus: "neg", cst.Plus: "pos", cst.BitInvert: "invert"}
 _RUNTIME_CATS = frozenset({Cat.DYNAMIC, Cat.VALUE, Cat.TENSOR_SSA})
 #: Keyword arguments accepted and dropped by every DSL call (MLIR plumbing).
 IGNORED_KEYWORDS = frozenset({"loc", "ip"})
+
+
+def _static_index(idx: Val) -> bool:
+    """An integer the DSL knows at trace time but bbx only in C++ (a range_constexpr
+    variable, a Constexpr parameter, a Meta member, arithmetic of those)."""
+    return idx.kind.cat in (Cat.STATIC, Cat.CONSTEXPR) or (
+        idx.kind.cat is Cat.META and idx.kind.meta_kind in (m.STATIC_INT, m.VALUE))
+
+
+def _joined_sequence(node: cst.BinaryOperation, left: Val, right: Val) -> Val | None:
+    """`xs + ys`, `xs * 2` of Python sequences known at trace time (not records): the
+    sequence Python builds."""
+    lefts, rights = (value_items(v) if v.fields is None else None for v in (left, right))
+    if isinstance(node.operator, cst.Add) and lefts is not None and rights is not None:
+        return sequence(lefts + rights, node)
+    if isinstance(node.operator, cst.Multiply):
+        for items, times in ((lefts, right), (rights, left)):
+            count = times.kind.value
+            if items is not None and times.kind.cat is Cat.LITERAL and type(count) is int:
+                return sequence(items * count, node)
+    return None
 
 
 def meta_type(member: str) -> c.Type:
@@ -154,6 +183,9 @@ class ExprLowerer:
             )
         if kind.cat is Cat.META:
             member = str(kind.value)
+            if kind.meta_kind == m.OBJECT:  # bbx.lowering.kernel_objects
+                raise self.fc.error(where or self.fc.fn.node, "kernel-object",
+                                    "a kernel object used as a value", "call it: `op(...)`")
             if kind.meta_kind == m.VALUE and (static or (role is not None and role.layout)):
                 # A Python value inside layout algebra or next to a static integer: a static
                 # integer (C<v>, v the member's constexpr value, so that the member stays a
@@ -457,6 +489,14 @@ class ExprLowerer:
     def lower_call(self, node: cst.Call) -> Val:
         """Calls are lowered by `bbx.lowering.call.CallLowerer`, which extends this class."""
         raise NotImplementedError
+
+    def dunder_call(
+        self, node: cst.CSTNode, receiver: Val, name: str,
+        args: Sequence[cst.BaseExpression],
+    ) -> Val | None:
+        """`obj[i]`, `len(obj)` of an object whose class defines `__getitem__`, `__len__`: that
+        method, traced as Python calls it (`bbx.lowering.call.CallLowerer`); None without one."""
+        return None
 
     def visit_Subscript(self, node: cst.Subscript, role: Role | None) -> Val:
         return self._subscript(node)
@@ -811,6 +851,52 @@ class ExprLowerer:
         parent = resolved.rpartition(".")[0]
         return not REGISTRY.has_entry(resolved) and REGISTRY.has_entry(parent)
 
+    def held(self, val: Val, stands_for: cst.CSTNode) -> cst.Name:
+        """A name bbx writes for a value already lowered (an operand given to its operator
+        method), so that lowering it again reads the value instead of emitting it twice."""
+        env = self.fc.env
+        name = env.reserve_name("_bbx_operand")
+        env.define(Var(name, name, val.kind, self.mod.position(stands_for)[0], value=val))
+        held = cst.Name(name)
+        self.mod.stands_for[held] = stands_for
+        return held
+
+    def _operator_method(self, node: cst.CSTNode, dunder: str, left: Val,
+                         right: Val | None = None) -> Val | None:
+        """`a + b` of a record whose class defines `__add__` (else `b.__radd__(a)`), `-a` by
+        `__neg__`...: the method, as Python calls it; None when neither operand has one."""
+        operands = (left,) if right is None else (left, right)
+        if all(v.kind.cat is not Cat.RECORD for v in operands):
+            return None
+        if right is None:
+            return self.dunder_call(node, left, f"__{dunder}__", ())
+        called = self.dunder_call(node, left, f"__{dunder}__", (self.held(right, node),))
+        if called is None:
+            called = self.dunder_call(node, right, f"__r{dunder}__", (self.held(left, node),))
+        return called
+
+    def _pick(self, index: c.Expr, items: Sequence[Val], node: cst.CSTNode) -> Val:
+        """`seq[i]` at an index only C++ knows: the element C++ picks, by reference (its kind
+        when every element has that one). Records of one class stay records known field by
+        field, each field picked in turn (`seq[i].pos.x` reads one member); Python values equal
+        in every element stay that value."""
+        first = items[0]
+        if first.fields is not None and first.items is not None and all(
+            v.kind == first.kind and v.fields == first.fields and v.items is not None
+            for v in items
+        ):
+            fields = tuple(
+                self._pick(index, [v.items[j] for v in items if v.items is not None], node)
+                for j in range(len(first.fields))
+            )
+            return Val(first.kind, None, node=node, items=fields, fields=first.fields)
+        if python_level(first) and all(v.kind == first.kind for v in items):
+            return first
+        kinds = {item.kind for item in items}
+        kind = kinds.pop() if len(kinds) == 1 else k.VALUE
+        picked = (index, *(self.materialize(v, False, v.node or node) for v in items))
+        return Val(kind, c.Call(c.Id("pick"), picked), node=node)
+
     def _subscript(self, node: cst.Subscript) -> Val:
         fc = self.fc
         base = self.lower(node.value)
@@ -833,6 +919,12 @@ class ExprLowerer:
                     "use None to keep a mode: t[None, 0]",
                 )
             indices.append(el.slice.value)
+        if base.kind.cat is Cat.RECORD:
+            argument = indices[0] if len(indices) == 1 else cst.Tuple(
+                [cst.Element(i) for i in indices])
+            called = self.dunder_call(node, base, "__getitem__", (argument,))
+            if called is not None:
+                return called
         if len(indices) == 1 and isinstance(indices[0], cst.Tuple):
             indices = [e.value for e in indices[0].elements]
         if base.fields is not None and base.kind.value is None and len(indices) == 1:
@@ -854,15 +946,8 @@ class ExprLowerer:
         sequence = value_items(base) if base.fields is None else None  # (a literal tuple too)
         if sequence and len(indices) == 1:
             idx = self.lower(indices[0])
-            if idx.kind.cat is Cat.STATIC:
-                # `seq[i]`, i a range_constexpr variable (an Int<k> in C++): the element C++
-                # picks, by reference; its kind when every element has that one
-                kinds = {item.kind for item in sequence}
-                kind = kinds.pop() if len(kinds) == 1 else k.VALUE
-                picked = (self.materialize(idx, True, indices[0]),
-                          *(self.materialize(item, False, item.node or node)
-                            for item in sequence))
-                return Val(kind, c.Call(c.Id("pick"), picked), node=node)
+            if _static_index(idx):  # `seq[i]`, i a range_constexpr variable or a Constexpr
+                return self._pick(self.materialize(idx, True, indices[0]), sequence, node)
         basex = self.materialize(base, False, node.value)
         if base.kind.cat is Cat.STRUCT_FIELD and len(indices) == 1:  # a MemRange element
             index = self.value(indices[0])
@@ -888,6 +973,11 @@ class ExprLowerer:
             )
         if len(indices) == 1:
             idx = self.lower(indices[0])
+            if base.kind.cat is Cat.TUPLE and _static_index(idx):  # C++'s get<i>
+                kinds = set(base.kind.elems)
+                at = self.materialize(idx, True, indices[0])
+                return Val(kinds.pop() if len(kinds) == 1 else k.VALUE,
+                           c.Call(c.Id("subscript"), (basex, at)), node=node)
             if idx.kind.cat is Cat.LITERAL and isinstance(idx.kind.value, int):
                 i = int(idx.kind.value)
                 kind = k.VALUE
@@ -931,6 +1021,15 @@ class ExprLowerer:
 
     def _binary(self, node: cst.BinaryOperation) -> Val:
         fc = self.fc
+        left = self.lower(node.left)
+        right = self.lower(node.right)
+        dunder = _OPERATOR_METHODS.get(type(node.operator))
+        called = None if dunder is None else self._operator_method(node, dunder, left, right)
+        if called is not None:
+            return called
+        joined = _joined_sequence(node, left, right)
+        if joined is not None:
+            return joined
         op = _BINARY_OPS.get(type(node.operator))
         if op is None:
             what = (
@@ -944,8 +1043,6 @@ class ExprLowerer:
                 f"{what} is not supported",
                 "`**` is only supported on compile-time constants",
             )
-        left = self.lower(node.left)
-        right = self.lower(node.right)
         static = self.static_context(left, right)
         lx = self.materialize(left, static, node.left)
         rx = self.materialize(right, static, node.right)
@@ -966,6 +1063,10 @@ class ExprLowerer:
 
     def _unary(self, node: cst.UnaryOperation) -> Val:
         inner = self.lower(node.expression)
+        dunder = _UNARY_METHODS.get(type(node.operator))
+        called = None if dunder is None else self._operator_method(node, dunder, inner)
+        if called is not None:
+            return called
         static = self.static_context(inner)
         x = self.materialize(inner, static, node.expression)
         if isinstance(node.operator, cst.Not):

@@ -344,7 +344,9 @@ def lower_function(
     else:
         ret = "auto" if _has_value_return(fn.node.body) else "void"
         # A free function that launches nothing may be called from kernels of other modules.
-        space = "" if fn.cls is not None or launches(mod, fn, set()) else "BBX_HOST_DEVICE"
+        space = ("" if fn.cls is not None or launches(mod, fn, set())
+                 or fn.cxx_name in mod.object_calls  # it calls kernel objects (host only)
+                 else "BBX_HOST_DEVICE")
     comments = [_header(mod, fn)]
     if bound:
         comments.append(
@@ -469,13 +471,22 @@ def lower_variant(
     for d in scratch.items if deferrable else ():
         sink.add(d)
     twin = _same_code(mod, lowered)
-    if twin is not None:  # the call's extra facts changed nothing: reuse what is there
+    if _only_returns_python(lowered):  # no C++ function: each call is the value
+        variant = Variant(name, (), lowered.result, None, lowered.result_shape)
+    elif twin is not None:  # the call's extra facts changed nothing: reuse what is there
         variant = Variant(twin.cxx_name, twin.params, twin.result, twin.result_shape)
     else:
         mod.lowered.append(lowered)
         variant = Variant(name, lowered.params, lowered.result, lowered.result_shape)
     mod.variants[key] = variant
     return variant
+
+
+def _only_returns_python(lowered: LoweredFunction) -> bool:
+    """Whether a helper does nothing but return one Python value (`return len(self.items)`)."""
+    shape = lowered.result_shape
+    return shape is not None and python_level(shape) and all(
+        isinstance(stmt, (c.Comment, c.Return)) for stmt in lowered.cxx.body)
 
 
 def _same_code(mod: ModuleContext, new: LoweredFunction) -> LoweredFunction | None:

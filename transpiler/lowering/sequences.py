@@ -13,9 +13,9 @@ from __future__ import annotations
 import libcst as cst
 
 from ..analysis import kinds as k
-from ..analysis.kinds import Cat, Kind
+from ..analysis.kinds import Cat
 from ..analysis.scope import Var
-from ..analysis.value import Val, value_items
+from ..analysis.value import Val, sequence, value_items
 from ..cxx import ast as c
 from .expr import ExprLowerer
 from .names import cxx_name
@@ -24,14 +24,6 @@ from .names import cxx_name
 SEQUENCE_BUILTINS = frozenset(
     {"len", "tuple", "list", "all", "any", "sum", "zip", "enumerate", "reversed", "range"}
 )
-
-
-def sequence(items: list[Val], node: cst.CSTNode | None) -> Val:
-    """A Python sequence of values; all-literal sequences are one literal tuple."""
-    if all(v.kind.cat is Cat.LITERAL for v in items):
-        return Val(k.literal(tuple(v.kind.value for v in items)), node=node)
-    kind = Kind(Cat.TUPLE, elems=tuple(v.kind for v in items))
-    return Val(kind, None, node=node, items=tuple(items))
 
 
 def static_items(lw: ExprLowerer, node: cst.BaseExpression) -> list[Val] | None:
@@ -161,6 +153,10 @@ def sequence_builtin(lw: ExprLowerer, node: cst.Call, name: str) -> Val | None:
         return None if items is None else sequence(items, node)
     if len(args) != 1:
         return None
+    if name == "len" and isinstance(args[0], (cst.Name, cst.Attribute)):
+        called = lw.dunder_call(node, lw.lower(args[0]), "__len__", ())  # an object's own len
+        if called is not None:
+            return called
     items = static_items(lw, args[0])
     if items is None:
         return None

@@ -641,6 +641,7 @@ class StmtLowerer:
             var.alias is None
             and not var.partial
             and var.kind.cat in _REBINDABLE
+            and val.items is None  # a Python tuple, list or record is no scalar
             and (
                 val.kind.cat is var.kind.cat
                 or val.kind.cat in (Cat.LITERAL, Cat.VALUE)
@@ -990,10 +991,12 @@ class StmtLowerer:
             raise fc.error(s, "kernel-return", "a @cute.kernel cannot return a value")
         val = self.lw.lower(s.value)
         fc.return_kinds.append(val.kind)
-        if (val.items is not None and not python_level(val) and _python_leaf(val)
-                and not fc.env.inlining()):
+        if (val.items is not None and not python_level(val)
+                and (_python_leaf(val) or _holds_record(val)) and not fc.env.inlining()):
             fc.return_shapes.append(result_shape(val))
             return [c.Return(materialize_tree(self.lw, val, s.value))]
+        if python_level(val) and not fc.env.inlining():  # `len(self.items)`: callers see 3
+            fc.return_shapes.append(result_shape(val))
         return [c.Return(self.lw.materialize(val, False, s.value))]
 
     def raise_(self, s: cst.Raise) -> list[c.Stmt]:
@@ -1686,6 +1689,12 @@ def _python_leaf(val: Val) -> bool:
     """Whether a tuple, list or record holds a Python-level value somewhere."""
     return any(python_level(item) or (item.items is not None and _python_leaf(item))
                for item in val.items or ())
+
+
+def _holds_record(val: Val) -> bool:
+    """Whether a tuple, list or record is or holds a record (whose fields callers read by
+    name: `system[i].position.x`)."""
+    return val.fields is not None or any(_holds_record(item) for item in val.items or ())
 
 
 def _reads_whole(val: Val) -> bool:

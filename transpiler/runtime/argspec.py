@@ -144,6 +144,11 @@ class PointerSpec:
     dtype: str
     align: int
 
+    @property
+    def value_type(self) -> Any:
+        """The DSL's numeric type of the pointee (`p.value_type` in a Meta member)."""
+        return dtypes.dsl_type(self.dtype)
+
     def __str__(self) -> str:
         suffix = "" if self.align == dtypes.dtype(self.dtype).size else f"@{self.align}"
         return f"ptr({self.dtype}){suffix}"

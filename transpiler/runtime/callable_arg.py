@@ -7,6 +7,10 @@ nested in the caller's Meta struct: its own Meta (the instance's configuration, 
 generated `__call__` for that Meta, with the stream moved last as generated host functions take
 it. Trailing arguments left at their defaults are filled in (a `lambda` default is traced by the
 translation of `__call__`).
+
+`object_struct` renders the same Meta for a kernel object built in DSL code
+(bbx.lowering.kernel_objects): a struct nested in the caller's Meta, which the caller passes to
+the generated `__call__` of the object's class (of its own module or another).
 """
 
 from __future__ import annotations
@@ -81,3 +85,33 @@ def _default_expr(param: inspect.Parameter, cls: type) -> str:
         f"{cls.__qualname__}.__call__: argument '{param.name}' left at its default {default!r} "
         "when called from generated code; pass it explicitly"
     )
+
+
+def object_struct(name: str, value: Any) -> str:
+    """The struct `name` (nested in a caller's Meta) of a kernel object built in DSL code: the
+    Meta members of its class's generated `__call__`, evaluated with `self` = the object."""
+    from .dispatch import translate_module  # the module's translation, as calls use it
+    from .specialize import SpecializationError, evaluate_meta, meta_member_line
+
+    call = jit_call_of(value)
+    if call is None:
+        raise CallableArgError(f"{value!r} is not an object of a class with a @cute.jit __call__")
+    cls = type(value)
+    translation = translate_module(call.source_file)
+    info = next((f for f in translation.functions if f.role == "host" and f.python_name ==
+                 "__call__" and f.class_name == cls.__name__), None)
+    if info is None:
+        raise CallableArgError(f"{cls.__qualname__}.__call__ was not translated "
+                               f"({call.source_file})")
+    python_fn = inspect.unwrap(call.__wrapped__)
+    try:
+        values = evaluate_meta(info.all_meta, getattr(python_fn, "__globals__", {}),
+                               {"self": value})
+    except SpecializationError as exc:
+        raise CallableArgError(
+            f"{exc} (the Meta of {cls.__qualname__}.__call__ may only read `self` and module "
+            "names when the object is built in DSL code)") from None
+    members = {m.name: m for m in info.all_meta}
+    lines = [meta_member_line(members[n], v) for n, v in values.items()]
+    body = "".join(f"\n    {line}" for line in lines) or "\n    // (no Meta members)"
+    return f"struct {name} {{  // {cls.__qualname__} object{body}\n  }};"

@@ -80,7 +80,7 @@ def translate_module(path: str, source: str | None = None,
                                          source_path=path, call_facts=call_facts)
                 translation_cache.store(path, digest, found)
             _translations[digest] = found
-    if not found.ok:
+    if not found.usable:
         raise TranslationFailed(
             f"bbx: {path} cannot be translated:\n{found.render_diagnostics()}"
         )
@@ -134,7 +134,17 @@ def unit_flags(target: Target) -> list[str]:
     return [*found[0][1:], *found[1]] if found else []
 
 
+def refuse_if_failed(translation: TranslationResult, qualified_name: str, where: str) -> None:
+    """A function of a module whose other functions translate, that itself does not: its
+    errors, raised where the program calls it (as the DSL raises them when it traces it)."""
+    if qualified_name in translation.failed:
+        raise TranslationFailed(
+            f"bbx: {qualified_name} ({where}) cannot be translated:\n"
+            f"{translation.render_failure(qualified_name)}")
+
+
 def find_function(translation: TranslationResult, fn: jit.JitFunction) -> FunctionInfo:
+    refuse_if_failed(translation, fn.__qualname__, fn.where)
     parts = fn.__qualname__.split(".")
     name, owner = parts[-1], (parts[-2] if len(parts) > 1 else None)
     for info in translation.functions:
@@ -150,6 +160,9 @@ def find_host_function(translation: TranslationResult, name: str) -> FunctionInf
     function `NAME`, a class `NAME` (its `__call__`), or `Class.method`."""
     owner, _, method = name.rpartition(".")
     wanted = [(method, owner or None)] if owner else [(name, None), ("__call__", name)]
+    for python_name, class_name in wanted:
+        qualified = f"{class_name}.{python_name}" if class_name else python_name
+        refuse_if_failed(translation, qualified, Path(translation.path).name)
     for python_name, class_name in wanted:
         for info in translation.functions:
             if (info.role == "host" and info.python_name == python_name

@@ -169,6 +169,13 @@ def _dtype_of_type_value(value: Any, what: str) -> str:
 
 def meta_member_line(member: meta.MetaMember, value: Any) -> str:
     what = f"Meta member {member.name} (= {member.expr})"
+    if member.kind == meta.OBJECT:  # a kernel object built in DSL code: its own Meta, nested
+        from .callable_arg import CallableArgError, object_struct
+
+        try:
+            return object_struct(member.name, value)
+        except CallableArgError as exc:
+            raise SpecializationError(f"{what}: {exc}") from None
     if member.kind == meta.STATIC_INT:
         if isinstance(value, bool) or not isinstance(value, int):
             raise SpecializationError(f"{what} must be an int, got {value!r}")

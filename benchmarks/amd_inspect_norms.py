@@ -72,6 +72,8 @@ class Row:
     error: str = ""
 
 
+#: --dtypes names -> cutlass element types.
+DTYPES = {"bf16": "BFloat16", "f16": "Float16", "f32": "Float32"}
 CLASSES = {"softmax": "Softmax", "rmsnorm": "RMSNorm", "layernorm": "LayerNorm",
            "cross_entropy": "CrossEntropy"}
 
@@ -88,7 +90,8 @@ def build_args(case: Case) -> tuple[list[str], list[str]]:
         args = [row, row]
     elif case.sample == "rmsnorm":
         args = [row, row, vec, "f32"]
-    elif case.sample == "layernorm":
+    elif case.sample == "layernorm":  # LayerNorm(dtype, n): its launch shape follows both
+        init.append(f"dtype=cutlass.{DTYPES[dt]}")
         wb = ["const(None)"] * 2 if case.variant == "no-affine" else [vec, vec]
         args = [row, row, *wb, "f32"]
     elif case.sample == "cross_entropy":
@@ -101,7 +104,10 @@ def build_args(case: Case) -> tuple[list[str], list[str]]:
 def launch_shape(case: Case) -> tuple[int, int]:
     """(threads per block, dynamic LDS bytes) of the sample's launch, as its __call__ computes
     them from the instance's attributes."""
-    op = getattr(load_sample(case.sample), CLASSES[case.sample])(case.n)
+    sample = load_sample(case.sample)
+    cls = getattr(sample, CLASSES[case.sample])
+    dtype = getattr(sample.cutlass, DTYPES[case.dtype])
+    op = cls(dtype, case.n) if case.sample == "layernorm" else cls(case.n)
     width = {"bf16": 16, "f16": 16, "f32": 32}[case.dtype]
     smem = op.reduction_bytes
     if hasattr(op, "smem_cache_bytes"):

@@ -71,7 +71,7 @@ class Workspace:
         import torch
         from cutlass.cute.runtime import from_dlpack
 
-        self.m, self.n = m, n
+        self.m, self.n, self.dtype_name = m, n, dtype_name
         self.dtype = {"bf16": torch.bfloat16, "f32": torch.float32}[dtype_name]
         dev = "cuda"
         self.x = torch.randn(m, n, device=dev, dtype=self.dtype)
@@ -119,7 +119,8 @@ def build_bbx(op: str, ws: Workspace, variant: dict[str, Any]) -> Callable[[], A
         return lambda: k(ws.tY, ws.tX, ws.tW, eps)
     if op == "layernorm":
         mod = load_sample("layernorm")
-        k = mod.cute.compile(mod.LayerNorm(n, **variant), ws.tY, ws.tX, ws.tW, ws.tB, eps)
+        dtype = {"bf16": cutlass.BFloat16, "f32": cutlass.Float32}[ws.dtype_name]
+        k = mod.cute.compile(mod.LayerNorm(dtype, n, **variant), ws.tY, ws.tX, ws.tW, ws.tB, eps)
         return lambda: k(ws.tY, ws.tX, ws.tW, ws.tB, eps)
     mod = load_sample("cross_entropy")
     ce_variant = {k: v for k, v in variant.items() if k != "smem_cache_bytes"}

@@ -10,11 +10,12 @@ from the tensors); every choice below is a Python value when the kernel is trace
   of two up to a warp (the row's sums are a few butterfly shuffles inside the warp, and a block
   of 128 threads takes several rows), then whole warps (their partial sums meet in shared
   memory);
-* up to max_threads * 32 columns (16384 with the defaults: default_max_threads) the whole row
-  stays in registers and x is read once. Wider rows are looped over in tiles of 16 values per
-  thread: a first pass sums the moments tile by tile and keeps the first tiles in shared memory
-  (as many as `smem_cache_bytes` holds), a second pass reads the other tiles again — most
-  recently read first, so that they come from L2 — then the cached ones, and writes y.
+* up to max_threads * 32 columns (16384 with the defaults, 32768 for f32 on sm_90:
+  default_max_threads) the whole row stays in registers and x is read once. Wider rows are
+  looped over in tiles of 16 values per thread: a first pass sums the moments tile by tile and
+  keeps the first tiles in shared memory (as many as `smem_cache_bytes` holds), a second pass
+  reads the other tiles again — most recently read first, so that they come from L2 — then the
+  cached ones, and writes y.
 
 Both moments come from one pass and one row reduction, of the values shifted by the row's first
 element: any shift inside the row's range keeps E[d^2] - E[d]^2 free of the cancellation that
@@ -24,8 +25,8 @@ Why (NVIDIA H100: 132 SMs, each 64K registers, 228 KB of shared memory, 2048 thr
 memory-bound kernel needs some 20 KB of loads in flight per SM). A thread holding 32 values
 issues 4 (bf16) or 8 (f32) 16-byte loads at once and needs 56-64 registers (ptxas -v, sm_90), so
 an SM runs about 1000 threads: at 1024 columns 8 blocks of 4 rows (64 KB bf16 in flight), at
-8192 4 rows of 16 KB, at 32768 (max_threads=1024; by default such rows are looped over by 512
-threads, see default_max_threads) one 1024-thread row of 64 KB (bf16) or 128 KB (f32). The
+8192 4 rows of 16 KB, at 32768 (f32 on sm_90; other rows of 16K-32K values are looped over
+by 512 threads, see default_max_threads) one 1024-thread row of 128 KB. The
 weight and bias are read after the reduction, not kept beside x (that would need 96 registers in
 f32). Past 32768 no register file holds a row (bf16 131072 = 256 KB): with 16 values per thread
 a looped block needs 48 registers, one 1024-thread block per SM keeps 192 KB of its row in
@@ -44,6 +45,7 @@ import cutlass
 import cutlass.cute as cute
 import cutlass.utils
 from cutlass.cute.runtime import from_dlpack
+from cutlass.cutlass_dsl import BaseDSL
 
 #: Values of its row that a thread holds in registers at a time (as f32) when the whole row fits
 #: in max_threads threads: with the weight, addresses and predicates this stays within 64
@@ -57,16 +59,24 @@ LOOPED_VALUES_PER_THREAD = 16
 MIN_BLOCK_THREADS = 128
 #: The shapes timed by --bench (M x n).
 BENCH_SHAPES = "32768x8192,16384x4096,65536x1024,4096x32768,2048x131072"
+#: --dtype names -> element types.
+CUTLASS_TYPES = {"f32": cutlass.Float32, "bf16": cutlass.BFloat16}
 
 
 
-def default_max_threads(n: int) -> int:
-    """Threads per row at most, by default. Rows of up to 16384 values take n / 32 threads
-    anyway; rows of up to 32768 are looped over in tiles by 512 threads rather than held whole
-    by 1024 (H100, 4096x32768 bf16: LayerNorm 89.8% of a device copy vs 82.7%; on AMD a 1024-thread
-    block leaves 128 VGPRs per lane); wider rows by 1024 threads, which keep more of a row in
-    flight (2048x131072)."""
-    return 512 if n <= 32768 else 1024
+def default_max_threads(n: int, width: int) -> int:
+    """Threads per row at most, by default, for rows of n values of `width` bits. Rows of up to
+    16384 values take n / 32 threads anyway. Rows of up to 32768 are looped over in tiles by 512
+    threads (H100, 4096x32768 bf16: 90-93% of a device copy vs 83% held whole by 1024), except
+    32-bit rows on sm_90 and later, held whole by 1024 threads (f32: 93-94% vs 88-89% looped; on
+    AMD that block spills, 148 B of scratch at its 128 VGPRs per lane, and bbx answers sm_80
+    there). Wider rows are looped over by 1024 threads, which keep more of a row in flight
+    (2048x131072)."""
+    if n > 32768:
+        return 1024
+    if width == 32 and BaseDSL._get_dsl().get_arch_enum() >= cutlass.Arch.sm_90:
+        return 1024
+    return 512
 
 
 def default_smem_cache_bytes() -> int:
@@ -75,15 +85,16 @@ def default_smem_cache_bytes() -> int:
     return min(192 * 1024, cutlass.utils.get_smem_capacity_in_bytes() - 32 * 1024)
 
 class LayerNorm:
-    """LayerNorm over the last dimension of a row-major (M, n) tensor; the weight and the bias
-    are (1, n) tensors of the same type, or None. The tensors must be n wide (n is static in
-    their type: see row_major)."""
+    """LayerNorm over the last dimension of a row-major (M, n) tensor of `dtype` elements; the
+    weight and the bias are (1, n) tensors of the same type, or None. The tensors must be n wide
+    (n is static in their type: see row_major)."""
 
     def __init__(
-        self, n: int = 8192, max_threads: int | None = None,
+        self, dtype: type[cutlass.Numeric], n: int = 8192, max_threads: int | None = None,
         smem_cache_bytes: int | None = None,
     ):
-        max_threads = default_max_threads(n) if max_threads is None else max_threads
+        if max_threads is None:
+            max_threads = default_max_threads(n, dtype.width)
         if smem_cache_bytes is None:
             smem_cache_bytes = default_smem_cache_bytes()
         # Threads per row: enough for n / VALUES_PER_THREAD values each; a power of two up to a
@@ -365,7 +376,7 @@ def bench_shape(args: argparse.Namespace, m: int, n: int) -> None:
     y = torch.empty_like(x)
     tY, tX = row_major(y), row_major(x)
     tW, tB = (from_dlpack(t.view(1, n), assumed_align=16) for t in (w, b))
-    op = LayerNorm(n, args.max_threads, cache_bytes(args))
+    op = LayerNorm(CUTLASS_TYPES[args.dtype], n, args.max_threads, cache_bytes(args))
     compiled = cute.compile(op, tY, tX, tW, tB, cutlass.Float32(eps))
     compiled(tY, tX, tW, tB, cutlass.Float32(eps))
     torch.testing.assert_close(y, F.layer_norm(x, (n,), w, b, eps), rtol=2e-2, atol=2e-2)
@@ -426,7 +437,7 @@ def main() -> None:
         tW, tB = (
             None if t is None else from_dlpack(t.view(1, n), assumed_align=16) for t in (w, b)
         )
-        op = LayerNorm(n, args.max_threads, cache_bytes(args))
+        op = LayerNorm(CUTLASS_TYPES[args.dtype], n, args.max_threads, cache_bytes(args))
         compiled = cute.compile(op, tY, tX, tW, tB, cutlass.Float32(eps))
         compiled(tY, tX, tW, tB, cutlass.Float32(eps))
         ref = F.layer_norm(

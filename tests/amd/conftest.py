@@ -49,7 +49,8 @@ CASES = (
     Case("softmax", "softmax.py:Softmax", (MAT, MAT)),
     Case("softmax_online", "softmax.py:Softmax", (MAT, MAT), init=("online=True",)),
     Case("rmsnorm", "rmsnorm.py:RMSNorm", (MAT, MAT, MAT, "f32")),  # weight viewed as (1, N)
-    Case("layernorm", "layernorm.py:LayerNorm", (MAT, MAT, MAT, MAT, "f32")),
+    Case("layernorm", "layernorm.py:LayerNorm", (MAT, MAT, MAT, MAT, "f32"),
+         init=("dtype=cutlass.Float32",)),
     Case("cross_entropy", "cross_entropy.py:CrossEntropy",
          ("f32[?]:stride(1)", MAT, "i64[?]:stride(1)")),
 )

@@ -117,3 +117,59 @@ def test_command_exit_status_and_bad_arguments(
     assert "no .py file" in capsys.readouterr().err
     assert main(["corpus", str(SAMPLES), "--jobs", "0"]) == 2
     assert "--jobs must be at least 1" in capsys.readouterr().err
+
+
+#: The trace-time issue's acceptance list (issue 13): NVIDIA's examples that translate with no
+#: diagnostic (the cluster_* reductions are NVIDIA-only and refused by design).
+CLEAN_EXAMPLES = [
+    "cute/ampere/kernel/elementwise/elementwise_add.py",
+    "cute/ampere/kernel/elementwise/elementwise_apply.py",
+    "cute/ampere/tutorial/elementwise_add_autotune.py",
+    "cute/hopper/kernel/cta_norm/cta_norm.py",
+    "dsl_tutorials/smem_allocator.py",
+    "dsl_tutorials/dynamic_smem_size.py",
+    "dsl_tutorials/dataclass_immutable.py",
+    "dsl_tutorials/call_bypass_dlpack.py",
+    "dsl_tutorials/export/export_to_c.py",
+    "dsl_tutorials/jax/cute_dsl_jax_kernels.py",
+    "dsl_tutorials/jax/elementwise_apply_example.py",
+    "experimental/primitives/basic_types.py",
+    "experimental/primitives/red.py",
+    "experimental/primitives/shfl_sync.py",
+    "experimental/primitives/barrier_cta_sync.py",
+    "experimental/primitives/barrier_cta_red.py",
+    "experimental/primitives/bar_warp_sync.py",
+    "experimental/primitives/reduction/block_smem_reduce.py",
+    "experimental/primitives/reduction/thread_vector_reduce.py",
+    "experimental/primitives/reduction/warp_vector_reduce.py",
+    "experimental/primitives/tutorial/01_hello_world.py",
+    "experimental/primitives/tutorial/07_vectorized_array.py",
+]
+
+
+@pytest.mark.parametrize("example", CLEAN_EXAMPLES, ids=[Path(e).stem for e in CLEAN_EXAMPLES])
+def test_acceptance_examples_translate_without_diagnostic(corpus_dir: Path, example: str) -> None:
+    from bbx.translate import translate_file
+
+    result = translate_file(corpus_dir / example)
+    # (notes say how a function is translated, e.g. per call for the sequences it is given)
+    assert result.ok and all(d.severity == "note" for d in result.diagnostics), (
+        result.render_diagnostics())
+
+
+def test_value_tree_tutorial_fails_only_in_its_deliberately_wrong_functions(
+    corpus_dir: Path,
+) -> None:
+    """08_mlir_value_tree_debug.py's good kernels translate; its "bad_*" kernels change a
+    carried value's structure or type on purpose (the file catches NVIDIA's errors), and only
+    they and the functions launching them fail."""
+    from bbx.translate import translate_file
+
+    tutorial = corpus_dir / "experimental/primitives/tutorial/08_mlir_value_tree_debug.py"
+    result = translate_file(tutorial)
+    assert result.usable, result.render_diagnostics()
+    wrong = ("structure_change", "add_particle", "force_type", "large_list")
+    assert sorted(result.failed) == sorted(
+        [f"bad_{name}_kernel" for name in wrong] + [f"run_bad_{name}" for name in wrong])
+    assert {"run_reduction", "run_particle_simulation", "run_particle_system"} <= {
+        f.python_name for f in result.functions}

@@ -569,14 +569,15 @@ def helper_call(
                                        Aggregates(sequences, records, record_classes, trees))
     finally:
         lw.mod.current_static_branch = False
-    if variant.python_result is not None:
-        return dataclasses.replace(variant.python_result, node=node)
+    if variant.python_result is not None:  # read again where it is used, not called again
+        return dataclasses.replace(variant.python_result, node=lw.held(variant.python_result, node))
     fc.calls.append(variant.cxx_name)
     args = [cxx_args[name] for name in variant.params if name in cxx_args]
     if role == "host":  # a host variant takes the caller's stream last (bbx.lowering.function)
         args.append(c.Id(fc.stream_name))
     call = c.Call(c.Id(variant.cxx_name), tuple(args), (c.Type("Meta"),))
-    if variant.result_shape is not None:  # a tuple or record: its Python-level leaves stay
+    if variant.result_shape is not None and variant.result_shape.items is not None:
+        # a tuple or record: its Python-level leaves stay
         return dataclasses.replace(element_view(variant.result_shape, call), node=node)
     return Val(variant.result, call, node=node)
 

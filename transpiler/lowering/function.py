@@ -448,6 +448,7 @@ def lower_variant(
     templates = dict(mod.struct_templates)
     if deferrable:
         mod.sink = DiagnosticSink(sink.path, sink.source)
+    reported = len(mod.sink.items)
     try:
         # A plain (undecorated) helper runs where its caller runs; a jit helper where the call
         # graph says (on both sides for a helper that host and device code call).
@@ -470,8 +471,9 @@ def lower_variant(
         raise TranslationError(scratch.sorted()[0])
     for d in scratch.items if deferrable else ():
         sink.add(d)
+    clean = not any(d.severity == "error" for d in scratch.items[reported:])
     twin = _same_code(mod, lowered)
-    if _only_returns_python(lowered):  # no C++ function: each call is the value
+    if clean and _only_returns_python(lowered):  # no C++ function: each call is the value
         variant = Variant(name, (), lowered.result, None, lowered.result_shape)
     elif twin is not None:  # the call's extra facts changed nothing: reuse what is there
         variant = Variant(twin.cxx_name, twin.params, twin.result, twin.result_shape)
@@ -483,9 +485,15 @@ def lower_variant(
 
 
 def _only_returns_python(lowered: LoweredFunction) -> bool:
-    """Whether a helper does nothing but return one Python value (`return len(self.items)`)."""
+    """Whether a helper does nothing but return one Python literal, or a tuple of them
+    (`return len(self.items)`)."""
+    def literal(val: Val) -> bool:
+        if val.items is not None:
+            return all(literal(v) for v in val.items)
+        return val.kind.cat is Cat.LITERAL
+
     shape = lowered.result_shape
-    return shape is not None and python_level(shape) and all(
+    return shape is not None and literal(shape) and all(
         isinstance(stmt, (c.Comment, c.Return)) for stmt in lowered.cxx.body)
 
 

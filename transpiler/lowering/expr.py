@@ -853,7 +853,8 @@ class ExprLowerer:
 
     def held(self, val: Val, stands_for: cst.CSTNode) -> cst.Name:
         """A name bbx writes for a value already lowered (an operand given to its operator
-        method), so that lowering it again reads the value instead of emitting it twice."""
+        method, a helper's folded result), so that lowering it again reads the value instead of
+        emitting it twice."""
         env = self.fc.env
         name = env.reserve_name("_bbx_operand")
         env.define(Var(name, name, val.kind, self.mod.position(stands_for)[0], value=val))

@@ -367,8 +367,7 @@ def _callees_first(
 def _lower_root(mod: ModuleContext, fn: DslFunction) -> list[Diagnostic]:
     """Lower a kernel or a function host Python calls; its errors (reported to the module's
     sink as well). A function with errors leaves nothing lowered behind."""
-    sink, mark, variants = mod.sink, len(mod.lowered), dict(mod.variants)
-    templates = dict(mod.struct_templates)
+    sink, point = mod.sink, mod.checkpoint()
     mod.sink = DiagnosticSink(sink.path, sink.source)
     try:
         _lower_root_into(mod, fn)
@@ -378,9 +377,7 @@ def _lower_root(mod: ModuleContext, fn: DslFunction) -> list[Diagnostic]:
         sink.add(d)
     errors = [d for d in scratch.items if d.severity == "error"]
     if errors:
-        del mod.lowered[mark:]
-        mod.variants = variants
-        mod.struct_templates = templates
+        mod.roll_back(point)
     return errors
 
 
@@ -414,8 +411,7 @@ def _lower_speculatively(mod: ModuleContext, fn: DslFunction) -> None:
     """Lower `fn` as it is, keeping the result only if that succeeds without a diagnostic."""
     if any(lf.cxx_name == fn.cxx_name for lf in mod.lowered):  # a call needed it as it is
         return
-    sink, mark, variants = mod.sink, len(mod.lowered), dict(mod.variants)
-    templates = dict(mod.struct_templates)
+    sink, point = mod.sink, mod.checkpoint()
     mod.sink = DiagnosticSink(sink.path, sink.source)
     try:
         lowered: LoweredFunction | None = lower_function(mod, fn)
@@ -424,9 +420,7 @@ def _lower_speculatively(mod: ModuleContext, fn: DslFunction) -> None:
     failed = lowered is None or mod.sink.has_errors
     mod.sink = sink
     if failed:
-        del mod.lowered[mark:]
-        mod.variants = variants
-        mod.struct_templates = templates
+        mod.roll_back(point)
     elif lowered is not None:
         mod.lowered.append(lowered)
 

@@ -73,9 +73,7 @@ def _full(lw: Lowerer, node: cst.Call, name: str) -> Val:
     if "dtype" in bound:
         t = lw.as_type(bound["dtype"])
     elif fill.kind.cat is Cat.LITERAL:
-        v = fill.kind.value
-        ctype = "bool" if isinstance(v, bool) else "float" if isinstance(v, float) else "int32_t"
-        t = c.Type(ctype)
+        (t,) = _scalar_type(fill)
     elif fill.kind.cat is Cat.DYNAMIC and fill.kind.ctype:
         t = c.Type(fill.kind.ctype)
     else:
@@ -85,7 +83,7 @@ def _full(lw: Lowerer, node: cst.Call, name: str) -> Val:
     return Val(SSA, c.Call(c.Id("broadcast_to"), (x, shape), (t,)), node=node)
 
 
-def _scalar_type(lw: Lowerer, val: Val) -> tuple[c.CxxType, ...]:
+def _scalar_type(val: Val) -> tuple[c.CxxType, ...]:
     """The element type of a Python literal as the DSL infers it (a float is Float32, an int
     Int32, a bool Boolean): a template argument; () for any other value (C++ deduces it)."""
     if val.kind.cat is not Cat.LITERAL:
@@ -111,7 +109,7 @@ def _broadcast_to(lw: Lowerer, node: cst.Call, name: str) -> Val:
     shape = lw.value(shape_node, True, SHAPE)
     src = lw.lower(bound["src"])
     x = lw.materialize(src, False, bound["src"])
-    return Val(SSA, c.Call(c.Id("broadcast_to"), (x, shape), _scalar_type(lw, src)), node=node)
+    return Val(SSA, c.Call(c.Id("broadcast_to"), (x, shape), _scalar_type(src)), node=node)
 
 
 def _slice_bound(lw: Lowerer, node: cst.BaseExpression | None, what: str) -> c.Expr | None:

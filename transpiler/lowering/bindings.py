@@ -5,7 +5,17 @@ from __future__ import annotations
 import libcst as cst
 
 from ..analysis.value import PyFunction, Val
+from ..frontend.discovery import DslFunction
 from .expr import ExprLowerer
+
+
+def callee_params(target: DslFunction) -> list[cst.Param]:
+    """The parameters a call of `target` gives, in order: without the `self` of a kernel-class
+    method (a method of a class of values takes its object), keyword-only ones last."""
+    params = list(target.node.params.params)
+    if target.cls is not None and params and not target.self_is_value:
+        params = params[1:]
+    return [*params, *target.node.params.kwonly_params]
 
 
 def call_bindings(

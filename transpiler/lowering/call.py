@@ -22,7 +22,7 @@ from ..dsl.roles import Role
 from ..frontend.cross_module import ExternalHelper
 from ..frontend.discovery import DslFunction
 from ..frontend.walk import walk
-from .bindings import call_bindings
+from .bindings import call_bindings, callee_params
 from .context import Aggregates, ModuleContext, tree_leaves
 from .expr import ExprLowerer
 from .kernel_objects import kernel_object_call
@@ -345,14 +345,16 @@ def _record_method(lw: ExprLowerer, func: cst.Attribute) -> tuple[DslFunction, V
     if isinstance(func.value, cst.Name) and lw.fc.env.lookup(func.value.value) is None:
         return None  # a module or a class, not a value
     obj = lw.lower(func.value)
+    target = _object_method(lw, obj, func.attr.value)
+    return (target, obj) if target is not None else None
+
+
+def _object_method(lw: ExprLowerer, obj: Val, name: str) -> DslFunction | None:
+    """Method `name` of the class of a record (jit or undecorated), if it has one."""
     if obj.kind.cat is not Cat.RECORD:
         return None
     cls = lw.mod.info.records.get(str(obj.kind.value))
-    name = func.attr.value
-    if cls is None:
-        return None
-    target = cls.methods.get(name) or cls.plain_defs.get(name)
-    return (target, obj) if target is not None else None
+    return None if cls is None else cls.methods.get(name) or cls.plain_defs.get(name)
 
 
 def _dunder_call(
@@ -361,10 +363,7 @@ def _dunder_call(
 ) -> Val | None:
     """`obj[i]` -> `obj.__getitem__(i)`, `len(obj)` -> `obj.__len__()` of a record whose class
     defines the method: a call bbx writes, reported at the expression it stands for."""
-    if receiver.kind.cat is not Cat.RECORD:
-        return None
-    cls = lw.mod.info.records.get(str(receiver.kind.value))
-    target = None if cls is None else cls.methods.get(name) or cls.plain_defs.get(name)
+    target = _object_method(lw, receiver, name)
     if target is None:
         return None
     call = cst.Call(cst.Attribute(cst.Name("self"), cst.Name(name)), [cst.Arg(a) for a in args])
@@ -466,13 +465,6 @@ def _is_constexpr(lw: ExprLowerer, param: cst.Param) -> bool:
     )
 
 
-
-
-def callee_params(target: DslFunction) -> list[cst.Param]:
-    params = list(target.node.params.params)
-    if target.cls is not None and params and not target.self_is_value:
-        params = params[1:]
-    return [*params, *target.node.params.kwonly_params]
 
 
 def helper_call(

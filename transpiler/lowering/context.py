@@ -97,6 +97,15 @@ class TracedAttribute:
     runtime: bool  # a run-time value (held in a C++ local of that method)
 
 
+@dataclass(frozen=True)
+class Checkpoint:
+    """A module's lowering state at one moment (`ModuleContext.checkpoint`)."""
+
+    lowered: int  # how many functions were lowered
+    variants: dict[VariantKey, Variant | None]
+    struct_templates: dict[str, str]
+
+
 @dataclass
 class ModuleContext:
     file_name: str  # base name, used in comments
@@ -153,6 +162,16 @@ class ModuleContext:
     #: cxx name of a function -> the `__call__`s of the kernel objects it calls (this module's
     #: are emitted before it; their Meta members are the objects' own, not the caller's).
     object_calls: dict[str, list[str]] = field(default_factory=dict)
+
+    def checkpoint(self) -> Checkpoint:
+        """What the module holds now, so that a lowering that fails can be taken back."""
+        return Checkpoint(len(self.lowered), dict(self.variants), dict(self.struct_templates))
+
+    def roll_back(self, point: Checkpoint) -> None:
+        """Forget the functions, helper variants and struct templates lowered since `point`."""
+        del self.lowered[point.lowered:]
+        self.variants = point.variants
+        self.struct_templates = point.struct_templates
 
     def position(self, node: cst.CSTNode) -> tuple[int, int]:
         pos = self.positions.get(self.stands_for.get(node, node))

@@ -944,11 +944,11 @@ class ExprLowerer:
                         node, "index-error", f"index {idx.kind.value} out of range "
                         f"(the sequence has {len(base.items)} elements)"
                     ) from None
-        sequence = value_items(base) if base.fields is None else None  # (a literal tuple too)
-        if sequence and len(indices) == 1:
+        elements = value_items(base) if base.fields is None else None  # (a literal tuple too)
+        if elements and len(indices) == 1:
             idx = self.lower(indices[0])
             if _static_index(idx):  # `seq[i]`, i a range_constexpr variable or a Constexpr
-                return self._pick(self.materialize(idx, True, indices[0]), sequence, node)
+                return self._pick(self.materialize(idx, True, indices[0]), elements, node)
         basex = self.materialize(base, False, node.value)
         if base.kind.cat is Cat.STRUCT_FIELD and len(indices) == 1:  # a MemRange element
             index = self.value(indices[0])

@@ -444,8 +444,7 @@ def lower_variant(
     # translated defers that branch (bbx.diagnostics.DeferredBranch) instead of failing.
     deferrable = mod.current_static_branch
     mod.current_static_branch = False
-    sink, mark, variants = mod.sink, len(mod.lowered), dict(mod.variants)
-    templates = dict(mod.struct_templates)
+    sink, point = mod.sink, mod.checkpoint()
     if deferrable:
         mod.sink = DiagnosticSink(sink.path, sink.source)
     reported = len(mod.sink.items)
@@ -465,9 +464,7 @@ def lower_variant(
             mod.variants.pop(key, None)
         scratch, mod.sink = mod.sink, sink
     if deferrable and scratch.has_errors:
-        del mod.lowered[mark:]
-        mod.variants = variants
-        mod.struct_templates = templates
+        mod.roll_back(point)
         raise TranslationError(scratch.sorted()[0])
     for d in scratch.items if deferrable else ():
         sink.add(d)

@@ -36,6 +36,7 @@ from ..analysis.value import Val
 from ..cxx import ast as c
 from ..dsl import numeric_type
 from ..frontend.discovery import DslFunction
+from .bindings import callee_params
 from .expr import ExprLowerer, meta_type
 from .signature import ParamSig, signature
 
@@ -54,8 +55,7 @@ class ObjectClass:
 
 def python_params(fn: DslFunction) -> tuple[str, ...]:
     """`fn`'s Python parameters in order, without the `self` of a kernel-class method."""
-    params = [p.name.value for p in (*fn.node.params.params, *fn.node.params.kwonly_params)]
-    return tuple(params[1:] if fn.cls is not None and not fn.self_is_value else params)
+    return tuple(p.name.value for p in callee_params(fn))
 
 
 def kernel_object_call(lw: ExprLowerer, node: cst.Call) -> Val | None:

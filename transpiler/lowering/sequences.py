@@ -154,10 +154,13 @@ def sequence_builtin(lw: ExprLowerer, node: cst.Call, name: str) -> Val | None:
     if len(args) != 1:
         return None
     if name == "len" and isinstance(args[0], (cst.Name, cst.Attribute)):
-        called = lw.dunder_call(node, lw.lower(args[0]), "__len__", ())  # an object's own len
+        val = lw.lower(args[0])
+        called = lw.dunder_call(node, val, "__len__", ())  # an object's own len
         if called is not None:
             return called
-    items = static_items(lw, args[0])
+        items = value_items(val)  # (what static_items gives for a name)
+    else:
+        items = static_items(lw, args[0])
     if items is None:
         return None
     if name == "len":

@@ -143,35 +143,32 @@ BBX_HOST_DEVICE auto broadcast_to(X const& x, Shape const&) {
 // outerproduct(a, b[, acc]): MLIR's vector.outerproduct of 1-D a (M) and b (K) -> (M, K), of a's
 // element type (b's and acc's must be the same); with acc, acc + a[i] * b[j] fused (vector.fma)
 // for floats.
-template <class T, int M, class VA, class U, int K, class VB>
-BBX_HOST_DEVICE auto outerproduct(Value<T, M, VA> const& a, Value<U, K, VB> const& b) {
-  static_assert(VA::rank == 1, "outerproduct: 'a' must be 1-D");
-  static_assert(VB::rank == 1, "outerproduct: 'b' must be 1-D");
-  static_assert(std::is_same_v<T, U>, "outerproduct: 'a' and 'b' must have the same element type");
-  Value<T, M * K, vshape<M, K>> r;
-  BBX_UNROLL
-  for (int i = 0; i < M; ++i) {
-    BBX_UNROLL
-    for (int j = 0; j < K; ++j) r[i * K + j] = T(a[i] * b[j]);
-  }
-  return r;
-}
-template <class T, int M, class VA, class U, int K, class VB, class W, int L, class VC>
+template <class T, int M, class VA, class U, int K, class VB, class... Acc>
 BBX_HOST_DEVICE auto outerproduct(Value<T, M, VA> const& a, Value<U, K, VB> const& b,
-                                  Value<W, L, VC> const& acc) {
+                                  Acc const&... acc) {
+  static_assert(sizeof...(Acc) <= 1, "outerproduct(a, b[, acc])");
   static_assert(VA::rank == 1, "outerproduct: 'a' must be 1-D");
   static_assert(VB::rank == 1, "outerproduct: 'b' must be 1-D");
-  static_assert(std::is_same_v<T, U> && std::is_same_v<T, W>,
-                "outerproduct: 'a', 'b' and 'acc' must have the same element type");
-  static_assert(std::is_same_v<VC, vshape<M, K>>,
-                "outerproduct: 'acc' must have the result's shape (len(a), len(b))");
-  Value<T, M * K, vshape<M, K>> r;
+  if constexpr (sizeof...(Acc) == 0) {
+    static_assert(std::is_same_v<T, U>, "outerproduct: 'a' and 'b' must have the same element type");
+  } else {
+    static_assert((std::is_same_v<T, U> && ... && std::is_same_v<T, typename Acc::value_type>),
+                  "outerproduct: 'a', 'b' and 'acc' must have the same element type");
+    static_assert((std::is_same_v<typename Acc::shape_type, vshape<M, K>> && ...),
+                  "outerproduct: 'acc' must have the result's shape (len(a), len(b))");
+  }
+  Value<T, M * K, vshape<M, K>> r;  // (M, K) -> a[i] * b[j] (+ acc(i, j))
   BBX_UNROLL
   for (int i = 0; i < M; ++i) {
     BBX_UNROLL
     for (int j = 0; j < K; ++j) {
-      if constexpr (is_floating_v<T>) r[i * K + j] = ::bbx::scalar::fma(T(a[i]), T(b[j]), T(acc[i * K + j]));
-      else r[i * K + j] = T(acc[i * K + j] + a[i] * b[j]);
+      if constexpr (sizeof...(Acc) == 0) {
+        r[i * K + j] = T(a[i] * b[j]);
+      } else if constexpr (is_floating_v<T>) {
+        r[i * K + j] = (::bbx::scalar::fma(T(a[i]), T(b[j]), T(acc[i * K + j])), ...);
+      } else {
+        r[i * K + j] = (T(acc[i * K + j] + a[i] * b[j]), ...);
+      }
     }
   }
   return r;

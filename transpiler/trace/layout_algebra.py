@@ -74,14 +74,19 @@ def _compose_impl(lshape: Any, lstride: Any, rshape: Any, rstride: Any) -> Layou
             continue
         new_shape = minimum(next_shape, rest_shape)
         if (is_static_int(curr_shape) and is_static_int(rest_stride)
-                and is_static_int(rest_shape) and c_mod(rest_stride, curr_shape) != 0
-                and c_mod(curr_shape, rest_stride) != 0 and new_shape != rest_shape):
-            # CuTe's weak condition lets this through and builds a wrong layout: B's elements
-            # would spill over a mode of A that its stride does not divide.
-            raise LayoutAlgebraError(
-                f"composition: stride divisibility condition violated (stride {rest_stride} "
-                f"does not divide mode {curr_shape} of the left layout, and {rest_shape} "
-                "elements do not fit in it)")
+                and c_mod(rest_stride, curr_shape) != 0 and c_mod(curr_shape, rest_stride) != 0):
+            # CuTe's weak condition lets this through and builds a wrong layout unless all of
+            # B's rest fits in this mode of A (which its stride does not divide).
+            if not is_static_int(rest_shape):
+                raise StaticInfoRequired(
+                    f"composition: stride {rest_stride} does not divide mode {curr_shape} of the "
+                    "left layout; whether the run-time extent of the right layout fits in that "
+                    "mode is not known at trace time")
+            if new_shape != rest_shape:
+                raise LayoutAlgebraError(
+                    f"composition: stride divisibility condition violated (stride {rest_stride} "
+                    f"does not divide mode {curr_shape} of the left layout, and {rest_shape} "
+                    "elements do not fit in it)")
         if is_static_int(new_shape) and is_static_int(rest_shape):
             if rest_shape % new_shape != 0:
                 raise LayoutAlgebraError(

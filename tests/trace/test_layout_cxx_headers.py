@@ -1,8 +1,12 @@
 """The C++ spelling of trace-time layouts against the header library: ~100 random layouts and
 operation results are written (type and value spelling) into ONE g++ program over
 runtime_cpp/include, which checks that the value has the spelled type and prints each layout's
-offsets for all indices; they must be the Python offsets. Big static integers (2^32, -2^40) are
-among them. Seed printed on failure (BBX_SEED)."""
+offsets for all indices; they must be the Python offsets. Big static integers (2^32, -2^40,
+-2^31, 2^31 - 1) are among them. For most cases the program also runs the same operation in the
+headers (coalesce, complement, composition, logical_product, zipped_divide, raked_product, a
+swizzle composition) on the spelled operands: the function must be the same (the shapes may be
+grouped differently, e.g. the headers coalesce blocked/raked products by mode). Seed printed on
+failure (BBX_SEED)."""
 
 from __future__ import annotations
 
@@ -15,19 +19,30 @@ from bbx.cxx.printer import expr_text, type_text
 from bbx.targets import toolchain
 from bbx.trace import layout as L
 from bbx.trace import layout_algebra as A
-from bbx.trace.layout_cxx import cxx_type, cxx_value
+from bbx.trace.layout_cxx import cxx_type, cxx_value, int_tuple_value
 from bbx.trace.swizzle import Swizzle, make_composed_layout
 
 
-def _cases() -> list[object]:
+def _v(obj: object, role: str = "shape") -> str:
+    if isinstance(obj, tuple):
+        return expr_text(int_tuple_value(obj, role))
+    return expr_text(cxx_value(obj))
+
+
+def _cases() -> list[tuple[object, str | None]]:
+    """(a Python layout, the same operation written for the headers or None)."""
     r = lc.rng(90_000)
-    out: list[object] = [
-        L.make_layout((4, 2), (2**32, 3)),
-        L.make_layout((2, (3, 2)), (-(2**40), (1, 2**31))),
-        L.make_layout(3, -1),
-        make_composed_layout(Swizzle(3, 4, 3), 0, L.make_layout((8, 64), (64, 1))),
-        make_composed_layout(Swizzle(2, 1, -2), 16, L.make_layout((4, 8))),
+    out: list[tuple[object, str | None]] = [
+        (L.make_layout((4, 2), (2**32, 3)), None),
+        (L.make_layout((2, (3, 2)), (-(2**40), (1, 2**31))), None),
+        (L.make_layout((3, 2), (-(2**31), 2**31 - 1)), None),
+        (L.make_layout(3, -1), None),
+        (make_composed_layout(Swizzle(3, 4, 3), 0, L.make_layout((8, 64), (64, 1))), None),
+        (make_composed_layout(Swizzle(2, 1, -2), 16, L.make_layout((4, 8))), None),
     ]
+    sw = Swizzle(3, 3, 3)
+    sw_outer = L.make_layout((8, 64), (64, 1))
+    out.append((A.composition(sw, sw_outer), f"composition({_v(sw)}, {_v(sw_outer)})"))
     while len(out) < 100:
         shape = lc.random_shape(r, max_size=128)
         a = L.make_layout(shape, lc.random_stride_like(r, shape))
@@ -35,37 +50,39 @@ def _cases() -> list[object]:
         kind = len(out) % 8
         try:
             if kind == 0:
-                out.append(a)
+                out.append((a, None))
             elif kind == 1:
-                out.append(L.coalesce(a))
+                out.append((L.coalesce(a), f"coalesce({_v(a)})"))
             elif kind == 2:
-                out.append(A.complement(b, L.cosize(b) * 2))
+                n = L.cosize(b) * 2
+                out.append((A.complement(b, n), f"complement({_v(b)}, Int<{n}>{{}})"))
             elif kind == 3:
                 inv = A.right_inverse(b)
                 assert inv is not None
-                out.append(A.composition(b, inv))
+                out.append((A.composition(b, inv), f"composition({_v(b)}, {_v(inv)})"))
             elif kind == 4:
-                out.append(A.logical_product(L.make_layout((2, 3)), b))
+                blk = L.make_layout((2, 3))
+                out.append((A.logical_product(blk, b), f"logical_product({_v(blk)}, {_v(b)})"))
             elif kind == 5:
                 m = L.make_layout((r.choice([4, 8, 12]), r.choice([2, 4, 8])))
-                out.append(A.zipped_divide(m, (r.choice([1, 2, 4]), r.choice([1, 2]))))
+                tile = (r.choice([1, 2, 4]), r.choice([1, 2]))
+                out.append((A.zipped_divide(m, tile),
+                            f"zipped_divide({_v(m)}, {_v(tile, 'tile')})"))
             elif kind == 6:
                 blk = L.make_layout((r.choice([1, 2, 3]), r.choice([2, 4])))
-                out.append(A.raked_product(blk, L.make_layout((2, r.choice([1, 3])))))
+                til = L.make_layout((2, r.choice([1, 3])))
+                out.append((A.raked_product(blk, til), f"raked_product({_v(blk)}, {_v(til)})"))
             else:
                 inv2 = A.left_inverse(b)
                 assert inv2 is not None
-                out.append(inv2)
-        except Exception as e:  # noqa: BLE001 - an operation refused: pick another case
-            if not isinstance(e, A.LayoutAlgebraError):
-                raise
+                out.append((inv2, None))
+        except A.LayoutAlgebraError:  # an operation refused: pick another case
+            pass
     return out
 
 
 def _size(obj: object) -> int:
-    if isinstance(obj, L.Layout):
-        return int(L.size(obj))
-    return int(L.size(obj.outer))  # type: ignore[attr-defined]
+    return int(L.size(obj))
 
 
 def test_spelled_layouts_compute_the_same_offsets_in_cpp(tmp_path: Path) -> None:
@@ -76,10 +93,14 @@ def test_spelled_layouts_compute_the_same_offsets_in_cpp(tmp_path: Path) -> None
              '  std::printf("%d:", k);',
              '  for (long long i = 0; i < n; ++i) std::printf(" %lld", (long long)l(i));',
              '  std::printf("\\n");', "}", "int main() {"]
-    for k, obj in enumerate(cases):
+    ops = 0
+    for k, (obj, op) in enumerate(cases):
         lines.append(f"  {{ auto l = {expr_text(cxx_value(obj))};")
         lines.append(f"    static_assert(std::is_same_v<decltype(l), {type_text(cxx_type(obj))}>);")
         lines.append(f"    dump({k}, l, {_size(obj)}); }}")
+        if op is not None:  # the headers' own result of the operation
+            lines.append(f"  dump({1000 + k}, {op}, {_size(obj)});")
+            ops += 1
     lines += ["}", ""]
     src = tmp_path / "spelled.cpp"
     src.write_text("\n".join(lines))
@@ -96,8 +117,10 @@ def test_spelled_layouts_compute_the_same_offsets_in_cpp(tmp_path: Path) -> None
     for line in run.stdout.splitlines():
         k, _, rest = line.partition(":")
         got[int(k)] = [int(v) for v in rest.split()]
-    assert len(got) == len(cases)
-    for k, obj in enumerate(cases):
+    assert len(got) == len(cases) + ops and ops > 60
+    for k, (obj, op) in enumerate(cases):
         expected = [obj(i) for i in range(_size(obj))]  # type: ignore[operator]
         assert got[k] == expected, f"seed={lc.SEED} case {k}: {obj}"
+        if op is not None:
+            assert got[1000 + k] == expected, f"seed={lc.SEED} headers differ: {op} vs {obj}"
     assert any(abs(v) >= 2**32 for v in got[0]) and any(v <= -(2**40) for v in got[1])

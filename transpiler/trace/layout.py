@@ -135,6 +135,14 @@ def is_static(x: object) -> bool:
 # ---- queries ------------------------------------------------------------------------------------
 
 
+def domain_layout(x: object) -> Layout | None:
+    """The layout whose domain x has: a Layout itself, a composed layout's outer layout."""
+    if isinstance(x, Layout):
+        return x
+    outer = getattr(x, "outer", None)
+    return outer if isinstance(outer, Layout) else None
+
+
 def _sub(layout: Layout, mode: Sequence[int]) -> Layout:
     if not mode:
         return layout
@@ -142,20 +150,23 @@ def _sub(layout: Layout, mode: Sequence[int]) -> Layout:
 
 
 def size(x: Layout | IntTuple, mode: Sequence[int] = ()) -> Any:
-    if isinstance(x, Layout):
-        return it.product(_sub(x, mode).shape)
+    dom = domain_layout(x)
+    if dom is not None:
+        return it.product(_sub(dom, mode).shape)
     return it.product(it.get_mode(x, mode))
 
 
 def rank(x: Layout | IntTuple, mode: Sequence[int] = ()) -> int:
-    if isinstance(x, Layout):
-        return it.rank(_sub(x, mode).shape)
+    dom = domain_layout(x)
+    if dom is not None:
+        return it.rank(_sub(dom, mode).shape)
     return it.rank(it.get_mode(x, mode))
 
 
 def depth(x: Layout | IntTuple, mode: Sequence[int] = ()) -> int:
-    if isinstance(x, Layout):
-        return it.depth(_sub(x, mode).shape)
+    dom = domain_layout(x)
+    if dom is not None:
+        return it.depth(_sub(dom, mode).shape)
     return it.depth(it.get_mode(x, mode))
 
 
@@ -173,8 +184,9 @@ def _leafwise_minus_one(shape: IntTuple) -> IntTuple:
 
 
 def shape(x: Layout | IntTuple, mode: Sequence[int] = ()) -> IntTuple:
-    if isinstance(x, Layout):
-        return _sub(x, mode).shape
+    dom = domain_layout(x)
+    if dom is not None:
+        return _sub(dom, mode).shape
     return it.get_mode(x, mode)
 
 

@@ -13,6 +13,7 @@ from bbx.trace import int_tuple as T
 from bbx.trace import layout as L
 from bbx.trace import layout_algebra as A
 from bbx.trace.dynamic_int import DynamicInt, StaticInfoRequired, c_div, c_mod
+from bbx.trace.swizzle import Swizzle, make_composed_layout
 
 
 class Sym:
@@ -48,6 +49,11 @@ class Sym:
     def __le__(self, o: Any) -> SymBool: return SymBool(self._bin(o, lambda x, y: x <= y, "<="))
     def __gt__(self, o: Any) -> SymBool: return SymBool(self._bin(o, lambda x, y: x > y, ">"))
     def __ge__(self, o: Any) -> SymBool: return SymBool(self._bin(o, lambda x, y: x >= y, ">="))
+
+    def __and__(self, o: Any) -> Sym: return self._bin(o, lambda x, y: x & y, "&")
+    def __xor__(self, o: Any) -> Sym: return self._bin(o, lambda x, y: x ^ y, "^")
+    def __rshift__(self, o: Any) -> Sym: return self._bin(o, lambda x, y: x >> y, ">>")
+    def __lshift__(self, o: Any) -> Sym: return self._bin(o, lambda x, y: x << y, "<<")
 
     def __bool__(self) -> bool:
         raise AssertionError("the algebra branched on a run-time value")
@@ -175,3 +181,16 @@ def test_static_information_required() -> None:
     # a rank-1 dynamic stride complements (CuTe allows it)
     c = A.complement(L.make_layout(4, n), Sym.var("t"))
     assert ev(L.size(c), {"n": 4, "t": 64}) == 16
+
+
+def test_swizzled_layout_with_dynamic_offset() -> None:
+    r = lc.rng(90_000)
+    for b, m, sh in ((3, 4, 3), (2, 1, -2), (1, 3, 5)):
+        outer = L.make_layout((8, 64), (64, 1))
+        sw = Swizzle(b, m, sh)
+        static = make_composed_layout(sw, 0, outer)
+        sliced = static((None, Sym.var("j")))  # a run-time column: a dynamic offset
+        for _ in range(20):
+            j, i = r.randrange(64), r.randrange(8)
+            assert ev(sliced(i), {"j": j}) == static((i, j))
+        assert ev(sw(Sym.var("x")), {"x": 1234}) == sw(1234)

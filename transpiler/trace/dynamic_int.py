@@ -63,8 +63,8 @@ class StaticInfoRequired(LayoutAlgebraError):
 
 
 def is_static_int(x: object) -> TypeGuard[int]:
-    """A static integer leaf (a Python int; bool is not an integer here)."""
-    return type(x) is int
+    """A static integer leaf (a Python int or int subclass such as IntEnum; not a bool)."""
+    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def is_dynamic_int(x: object) -> bool:

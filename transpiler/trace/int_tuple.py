@@ -260,8 +260,15 @@ def compatible(a: IntTuple, b: IntTuple) -> Any:
 def weakly_compatible(a: IntTuple, b: IntTuple) -> Any:
     """a is weakly compatible with b: b's size at each leaf of a is a multiple of a's."""
     if is_tuple(a) and is_tuple(b):
-        pairs = zip(a, b, strict=False)
-        return len(a) == len(b) and all(weakly_compatible(x, y) is True for x, y in pairs)
+        if len(a) != len(b):
+            return False
+        out: Any = True
+        for x, y in zip(a, b, strict=True):
+            r = weakly_compatible(x, y)
+            if r is False:
+                return False
+            out = r if out is True else (out if r is True else select(out, r, False))
+        return out
     if is_tuple(a):
         return False
     n = product(b)

@@ -5,8 +5,9 @@ offsets for all indices; they must be the Python offsets. Big static integers (2
 -2^31, 2^31 - 1) are among them. For most cases the program also runs the same operation in the
 headers (coalesce, complement, composition, logical_product, zipped_divide, raked_product, a
 swizzle composition) on the spelled operands: the function must be the same (the shapes may be
-grouped differently, e.g. the headers coalesce blocked/raked products by mode). Seed printed on
-failure (BBX_SEED)."""
+grouped differently, e.g. the headers coalesce blocked/raked products by mode). Layouts with
+run-time leaves (symbolic proxies spelled as C++ expressions over `int` variables) are spelled
+and checked the same way. Seed printed on failure (BBX_SEED)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import layout_cases as lc  # tests/trace is on sys.path (rootdir-less test folder)
 import pytest
+from symbolic import Sym, ev
 
 from bbx.cxx.printer import expr_text, type_text
 from bbx.targets import toolchain
@@ -81,18 +83,49 @@ def _cases() -> list[tuple[object, str | None]]:
     return out
 
 
+#: run-time inputs of the dynamic cases: C++ `int` variables of the program
+ENV = {"n": 6, "m": 12, "t": 96}
+
+
+def _dynamic_cases() -> list[object]:
+    """Layouts with run-time leaves (symbolic proxies spelled as C++ expressions over ENV)."""
+    n, m, t = Sym.var("n"), Sym.var("m"), Sym.var("t")
+    mn = L.make_layout((m, n))
+    return [
+        L.make_layout((n, 4), (1, n)),
+        L.coalesce(L.make_layout((2, (n, 4)), (1, (2, 2 * n)))),
+        A.zipped_divide(mn, (4, 2)),
+        A.logical_divide(mn, (L.make_layout(4, 2), None)),
+        A.composition(L.make_layout((4, m), (m, 1)), L.make_layout((2, 8), (8, 1))),
+        A.composition(mn, L.make_layout(n * 2, 1)),
+        A.logical_product(L.make_layout(n), L.make_layout(3)),
+        A.complement(L.make_layout(4, n), t),
+        make_composed_layout(Swizzle(2, 0, 2), n, L.make_layout((4, 4), (4, 1))),
+    ]
+
+
+def _dynamic_size(obj: object) -> int:
+    return int(ev(L.size(obj), ENV))
+
+
 def _size(obj: object) -> int:
     return int(L.size(obj))
 
 
 def test_spelled_layouts_compute_the_same_offsets_in_cpp(tmp_path: Path) -> None:
     cases = _cases()
-    lines = ["#include <bbx/layout.hpp>", "#include <cstdio>", "#include <type_traits>",
-             "using namespace bbx;",
+    lines = ["#include <bbx/layout.hpp>", "#include <cstdio>", "#include <cstdlib>",
+             "#include <type_traits>", "using namespace bbx;",
              "template <class L> void dump(int k, L const& l, long long n) {",
              '  std::printf("%d:", k);',
              '  for (long long i = 0; i < n; ++i) std::printf(" %lld", (long long)l(i));',
-             '  std::printf("\\n");', "}", "int main() {"]
+             '  std::printf("\\n");', "}", "int main(int argc, char** argv) {", "  (void)argc;"]
+    lines += [f"  int {name} = std::atoi(argv[{i + 1}]);" for i, name in enumerate(ENV)]
+    dynamic = _dynamic_cases()
+    for k, obj in enumerate(dynamic):
+        lines.append(f"  {{ auto l = {expr_text(cxx_value(obj))};")
+        lines.append(f"    static_assert(std::is_same_v<decltype(l), {type_text(cxx_type(obj))}>);")
+        lines.append(f"    dump({2000 + k}, l, {_dynamic_size(obj)}); }}")
     ops = 0
     for k, (obj, op) in enumerate(cases):
         lines.append(f"  {{ auto l = {expr_text(cxx_value(obj))};")
@@ -112,12 +145,16 @@ def test_spelled_layouts_compute_the_same_offsets_in_cpp(tmp_path: Path) -> None
         pytest.skip("no host C++ compiler")
     import subprocess
 
-    run = subprocess.run([str(exe)], capture_output=True, text=True, check=True)
+    args = [str(v) for v in ENV.values()]
+    run = subprocess.run([str(exe), *args], capture_output=True, text=True, check=True)
     got = {}
     for line in run.stdout.splitlines():
         k, _, rest = line.partition(":")
         got[int(k)] = [int(v) for v in rest.split()]
-    assert len(got) == len(cases) + ops and ops > 60
+    assert len(got) == len(cases) + ops + len(dynamic) and ops > 60
+    for k, obj in enumerate(dynamic):
+        expected = [ev(obj(i), ENV) for i in range(_dynamic_size(obj))]  # type: ignore[operator]
+        assert got[2000 + k] == expected, f"dynamic case {k}: {obj}"
     for k, (obj, op) in enumerate(cases):
         expected = [obj(i) for i in range(_size(obj))]  # type: ignore[operator]
         assert got[k] == expected, f"seed={lc.SEED} case {k}: {obj}"

@@ -253,14 +253,15 @@ def zip_layouts(a: Layout, b: Layout) -> Layout:
     return Layout(tuple(zip(sa, sb, strict=False)), tuple(zip(da, db, strict=False)))
 
 
-def by_mode(layout: Layout, profile: tuple[Any, ...], f: Any) -> Layout:
+def by_mode(layout: Layout, profile: tuple[Any, ...], f: Any, keep_rest: bool = True) -> Layout:
     """CuTe's transform_layout with a tuple: f(mode i, profile[i]) for the modes the profile
-    covers, the other modes kept."""
+    covers, the other modes kept (or dropped, as composition with a tiler does)."""
     r = rank(layout)
     if len(profile) > r:
         raise LayoutAlgebraError(f"the tiler/profile {profile} has more modes than {layout}")
     modes = [f(layout[i], p) for i, p in enumerate(profile)]
-    modes += [layout[i] for i in range(len(profile), r)]
+    if keep_rest:
+        modes += [layout[i] for i in range(len(profile), r)]
     return make_layout(modes) if modes else Layout((), ())
 
 

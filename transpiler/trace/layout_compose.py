@@ -116,7 +116,9 @@ def composition(lhs: Any, rhs: Tiler) -> Any:
         flat = coalesce_x(lhs)
         return _compose_impl(flat.shape, flat.stride, rhs.shape, rhs.stride)
     if isinstance(rhs, tuple):
-        return by_mode(lhs, rhs, composition)
+        # mode by mode; modes of lhs the tiler does not reach are dropped, so the result has
+        # the tiler's shape (CuTe: "Drop any modes of lhs that aren't hit by rhs")
+        return by_mode(lhs, rhs, composition, keep_rest=False)
     if it.is_leaf(rhs):
         flat = coalesce_x(lhs)
         return _compose_impl(flat.shape, flat.stride, rhs, 1)

@@ -8,6 +8,7 @@ import math
 
 import layout_cases as lc  # tests/trace is on sys.path (rootdir-less test folder)
 import pytest
+from symbolic import Sym
 
 from bbx.trace import int_tuple as T
 from bbx.trace import layout as L
@@ -144,3 +145,11 @@ def test_make_layout_and_errors() -> None:
     assert L.make_ordered_layout((4, 2, 3), (1, 0, 1)).stride == (2, 1, 2)
     # an order leaf over a sub-shape makes it compact column-major
     assert L.make_ordered_layout(((2, 3), 4), (1, 0)).stride == ((4, 8), 1)
+
+
+def test_layout_equality() -> None:
+    assert L.make_layout((4, 8)) == L.make_layout((4, 8), (1, 4))
+    assert L.make_layout((4, 8)) != L.make_layout((4, 8), (8, 1))
+    assert len({L.make_layout(4), L.make_layout(4, 1)}) == 1
+    with pytest.raises(StaticInfoRequired):
+        _ = L.make_layout(4, Sym.var("n")) == L.make_layout(4)

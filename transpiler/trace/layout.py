@@ -60,10 +60,19 @@ class Layout:
 
     __repr__ = __str__
 
-    def same_as(self, other: object) -> bool:
-        """Static layouts with the same shape and stride (a trace-time comparison)."""
-        return (isinstance(other, Layout) and is_static(self) and is_static(other)
-                and self.shape == other.shape and self.stride == other.stride)
+    def __eq__(self, other: object) -> bool:
+        """Same shape and stride (as CuTe's operator==); with run-time leaves the answer is
+        only known at run time."""
+        if not isinstance(other, Layout):
+            return NotImplemented
+        if not (is_static(self) and is_static(other)):
+            raise StaticInfoRequired("comparing layouts with run-time leaves")
+        return self.shape == other.shape and self.stride == other.stride
+
+    def __hash__(self) -> int:
+        if is_static(self):
+            return hash((self.shape, self.stride))
+        return id(self)
 
     def get_hier_coord(self, idx: Any) -> IntTuple:
         return it.idx2crd(idx, self.shape)

@@ -129,3 +129,4 @@ def test_swizzled_layout_with_dynamic_offset() -> None:
             j, i = r.randrange(64), r.randrange(8)
             assert ev(sliced(i), {"j": j}) == static((i, j))
         assert ev(sw(Sym.var("x")), {"x": 1234}) == sw(1234)
+        assert L.is_static(static) and not L.is_static(sliced)

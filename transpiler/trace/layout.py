@@ -135,6 +135,10 @@ def is_static(x: object) -> bool:
         return it.is_static(x.shape) and it.is_static(x.stride)
     if isinstance(x, tuple) or it.is_leaf(x):
         return it.is_static(x)
+    outer = domain_layout(x)
+    if outer is not None:  # a composed layout: its offset and both functions
+        parts = (outer, getattr(x, "offset", 0), getattr(x, "inner", None))
+        return all(p is None or is_static(p) for p in parts)
     inner = getattr(x, "is_static", None)
     if callable(inner):
         return bool(inner())

@@ -61,8 +61,9 @@ def register(r: Registry) -> None:
         "full", "shape:shape fill_value:value dtype:type", SSA,
         example="v = cute.full((4, 8), 1.0, cutlass.Float32)"))
     r.add(C + "print_tensor", fn(
-        "print_tensor", "tensor:any verbose:ignored", None, 1,
-        example="cute.print_tensor(rA)"))
+        "print_tensor", "tensor:any * verbose:static_bool loc:ignored ip:ignored", None, 1,
+        example="cute.print_tensor(rA)\ncute.print_tensor(rA, verbose=True)",
+        defaults={"verbose": "C<false>{}"}))
     r.add(C + "printf", Custom(call=_printf, example='cute.printf("x = {}", x)'))
 
     # -- Tensor methods and attributes --------------------------------------------------------

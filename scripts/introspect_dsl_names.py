@@ -33,6 +33,7 @@ types); what a module merely imports from Python's standard library or third par
 from __future__ import annotations
 
 import enum
+import functools
 import importlib
 import importlib.metadata
 import inspect
@@ -114,6 +115,8 @@ def defined_by_package(obj: object) -> bool:
         return obj.__name__.startswith(PACKAGE + ".")  # `cutlass.gpu` is an MLIR dialect
     if is_typing_alias(obj):
         return True
+    if isinstance(obj, functools.partial):  # `warp_reduction_sum = partial(warp_reduction, ...)`
+        return defined_by_package(obj.func)
     if inspect.isclass(obj) or callable(obj):
         home = getattr(obj, "__module__", None)
         if isinstance(home, str):

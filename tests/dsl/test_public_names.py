@@ -15,6 +15,7 @@ from bbx.public_names import read_public_names
 INTROSPECTED = (
     "cutlass.cute.arch.griddepcontrol_wait", "cutlass.cute.arch.griddepcontrol_launch_dependents",
     "cutlass.cute.arch.fence_view_async_shared", "cutlass.cute.arch.warp_reduction",
+    "cutlass.cute.arch.warp_reduction_sum",
     "cutlass.cute.testing.autotune_jit", "cutlass.cute.compile_to", "cutlass.jax.cutlass_call",
     "cutlass.vector.full", "cutlass.cute.arch.FULL_MASK", "cutlass.base_dsl.arch.Arch",
     "cutlass.experimental.task_scheduling.task.Task",

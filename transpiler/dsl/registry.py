@@ -100,16 +100,17 @@ class Registry:
             entry = self._names.get(f"{alias}.{name}")
             if entry is not None:
                 return entry
-        if any(qualified.startswith(m + ".") for m in self._host_modules):
-            return HostOnly()
         owner = self.public.get(module)
         is_member = owner is not None and owner.kind == "class"
+        known = qualified in self.public or is_member  # a name of 4.8.1, not a misspelling
+        if known and any(qualified.startswith(m + ".") for m in self._host_modules):
+            return HostOnly()
         classes = (module, *self.same_object(module)) if is_member else ()
         for alias in (qualified, *self.same_object(qualified), *classes):  # or its class's
             what = self._nvidia_what(alias)
             if what is not None:
                 return NvidiaOnly(what)
-        if qualified in self.public or is_member:
+        if known:
             return NotYet()  # a public name, or a member of a public class (`ReductionOp.XOR`)
         return None
 

@@ -138,3 +138,17 @@ def test_launch_option_diagnostics(option: str, code: str, fragment: str) -> Non
 def test_launch_options_accepted(option: str) -> None:
     result = translate_snippet(LAUNCH.format(option=option), "launch.py")
     assert result.ok, result.render_diagnostics()
+
+
+def test_max_number_threads_is_the_launch_bound_and_cooperative_the_launch() -> None:
+    result = translate_snippet(LAUNCH.format(
+        option="max_number_threads=[256, 1, 1], cooperative=True, preferred_smem_carveout=30"),
+        "launch.py")
+    assert result.ok and result.text is not None, result.render_diagnostics()
+    # the block has 64 threads; the kernel is compiled for up to 256 (its launch bound)
+    assert "k<Meta, bbx::block_threads_t<bbx::Int<256>, bbx::Int<1>, bbx::Int<1>>" in result.text
+    assert "launch(bbx::launch_options{.cooperative = true, .smem_carveout = 30}, k<" \
+        in result.text
+    plain = translate_snippet(LAUNCH.format(option="cooperative=False"), "launch.py")
+    assert plain.text is not None and "launch_options" not in plain.text
+    assert "bbx::block_threads_t<bbx::Int<64>, bbx::Int<1>, bbx::Int<1>>" in plain.text

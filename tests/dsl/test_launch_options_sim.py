@@ -41,10 +41,10 @@ def exchange(data: cute.Tensor, partial: cute.Tensor, counter: cute.Tensor, out:
 
 @cute.jit
 def run(data: cute.Tensor, partial: cute.Tensor, counter: cute.Tensor, out: cute.Tensor,
-        nblocks: cutlass.Constexpr):
+        nblocks: cutlass.Constexpr, threads: cutlass.Constexpr = 128):
     exchange(data, partial, counter, out, nblocks).launch(
         grid=[nblocks, 1, 1], block=[64, 1, 1], cooperative=True,
-        max_number_threads=[128, 1, 1], preferred_smem_carveout=50,
+        max_number_threads=[threads, 1, 1], preferred_smem_carveout=50,
         smem_merge_branch_allocs=True, use_pdl=False, cluster=(1, 1, 1))
 '''
 
@@ -152,3 +152,51 @@ def test_max_number_threads_is_the_launch_bound_and_cooperative_the_launch() -> 
     plain = translate_snippet(LAUNCH.format(option="cooperative=False"), "launch.py")
     assert plain.text is not None and "launch_options" not in plain.text
     assert "bbx::block_threads_t<bbx::Int<64>, bbx::Int<1>, bbx::Int<1>>" in plain.text
+
+
+CLASS_KERNELS = '''
+import cutlass
+import cutlass.cute as cute
+
+
+class Fill:
+    def __init__(self, threads: int):
+        INIT
+
+    @cute.kernel
+    def fill(self, a: cute.Tensor):
+        tidx, _, _ = cute.arch.thread_idx()
+        a[tidx] = cutlass.Float32(tidx) * 2.0
+
+    @cute.jit
+    def __call__(self, a: cute.Tensor):
+        self.fill(a).launch(grid=[1, 1, 1], block=[self.threads, 1, 1],
+                            max_number_threads=[self.threads, 1, 1])
+'''
+
+CLASS_DRIVER = '''
+import torch
+from cutlass.cute.runtime import from_dlpack
+from kernels import Fill
+
+a = torch.zeros(128)
+Fill(100)(from_dlpack(a))
+assert torch.equal(a, torch.arange(128, dtype=torch.float32) * 2), a
+print("PASS")
+'''
+
+
+@pytest.mark.parametrize(("init", "bound"), [
+    # a static integer of the configuration
+    ("self.threads = (threads + 63) // 64 * 64", "std::decay_t<decltype("),
+    # a value of it (an attribute assigned twice, as NVIDIA's kernels compute threads_per_cta)
+    ("self.threads = threads\n        self.threads = (self.threads + 63) // 64 * 64",
+     "C<Meta::self_threads>"),
+])
+def test_max_number_threads_from_a_configuration_value(tmp_path: Path, init: str,
+                                                       bound: str) -> None:
+    source = CLASS_KERNELS.replace("INIT", init)
+    result = translate_snippet(source, "kernels.py", header=False)
+    assert result.ok and result.text is not None, result.render_diagnostics()
+    assert f"launch(Fill_fill<Meta, bbx::block_threads_t<{bound}" in result.text
+    run_driver_on_simulator(tmp_path, {"kernels.py": source}, CLASS_DRIVER)

@@ -1582,18 +1582,25 @@ class StmtLowerer:
         return all(v.kind.cat is Cat.LITERAL and v.kind.value == 1 for v, _ in extents)
 
     def _static_block_threads(self, node: cst.BaseExpression) -> c.CxxType:
-        """`max_number_threads=[x, y, z]`: extents known when the kernel is compiled."""
-        for v, _ in self._extents(node):
-            static = v.kind.cat in (Cat.STATIC, Cat.CONSTEXPR) or (
-                v.kind.cat is Cat.LITERAL and isinstance(v.kind.value, int))
-            if not static:
+        """`max_number_threads=[x, y, z]`: extents known when the kernel is compiled (literals,
+        static integers, configuration values such as `self.threads_per_cta`)."""
+        types: list[c.CxxType | c.Expr] = []
+        for v, n in self._extents(node):
+            if v.kind.cat is Cat.LITERAL and isinstance(v.kind.value, int):
+                types.append(static_int_type(v.kind.value))
+            elif v.kind.cat is Cat.META and v.kind.meta_kind == m.VALUE:  # a constexpr member
+                types.append(c.Type("C", (c.Id(f"Meta::{v.kind.value}"),)))
+            elif v.kind.cat in (Cat.STATIC, Cat.CONSTEXPR) or (
+                    v.kind.cat is Cat.META and v.kind.meta_kind == m.STATIC_INT):  # a type
+                types.append(c.Decltype(self.lw.materialize(v, True, n), decay=True))
+            else:
                 raise self.fc.error(
                     node,
                     "bad-launch",
                     "launch(max_number_threads=...) must be known when the kernel is compiled",
-                    "use literal integers or Constexpr values",
+                    "use literal integers, Constexpr or configuration values",
                 )
-        return self._block_threads(node)
+        return c.Type("bbx::block_threads_t", tuple(types))
 
     def _launch_attributes(
         self, options: dict[str, cst.BaseExpression]

@@ -7,8 +7,10 @@ Run ONLY in a throw-away virtual environment outside the repository that has
 `nvidia-cutlass-dsl==4.8.1` installed (`python -m venv /tmp/nvdsl && /tmp/nvdsl/bin/pip install
 nvidia-cutlass-dsl==4.8.1`); never in the repository's environment, and nothing in the package
 or the tests imports this script. Importing the package needs no GPU when `CUTE_DSL_ARCH` is
-set (the script sets it). `cutlass.torch` needs torch on the path: `PYTHONPATH=<a folder linking
-torch and numpy>` is enough; a module that fails to import is reported and left out.
+set (the script sets it). Some modules import optional packages: `cutlass.torch` torch (a
+`PYTHONPATH` folder linking an existing torch and numpy is enough), `cutlass.jax` jax (`pip
+install jax`, CPU), `cutlass.cutlass_dsl.tvm_ffi_provider` apache-tvm-ffi; a module that fails to
+import is reported on stderr and left out. The checked-in table was written with all three.
 
 What it writes are facts about the package (module paths, names, kinds, class members, an
 enumeration's member values), no code of it. One line per public name:

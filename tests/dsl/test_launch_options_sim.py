@@ -200,3 +200,11 @@ def test_max_number_threads_from_a_configuration_value(tmp_path: Path, init: str
     assert result.ok and result.text is not None, result.render_diagnostics()
     assert f"launch(Fill_fill<Meta, bbx::block_threads_t<{bound}" in result.text
     run_driver_on_simulator(tmp_path, {"kernels.py": source}, CLASS_DRIVER)
+
+
+def test_cluster_from_a_value_the_function_cannot_see_is_nvidia_only() -> None:
+    # (NVIDIA's tutorials set `cluster_shape_mnk` in their `main`, a global kernels cannot see)
+    source = LAUNCH.format(option="cluster=cluster_shape_mnk")
+    result = translate_snippet(source, "launch.py")
+    assert not result.ok
+    assert [d.code for d in result.diagnostics] == ["nvidia-only"], result.render_diagnostics()

@@ -151,3 +151,15 @@ def test_print_tensor_formats_as_the_dsl(tmp_path: Path) -> None:
     a = arrays["rand2d"]
     expected = [f"\t({i},{j})= {float(a[i, j]):f}" for i in range(5) for j in range(4)]
     assert verbose[1:] == [*expected, ")"]
+
+
+def test_print_tensor_of_a_tensor_ssa_is_a_located_not_yet() -> None:
+    from transpiler.conftest import translate_snippet
+
+    result = translate_snippet(
+        "@cute.kernel\ndef k(a: cute.Tensor):\n    v = a.load()\n    cute.print_tensor(v)\n",
+        "ssa.py")
+    assert not result.ok
+    first = result.diagnostics[0]
+    assert (first.line, first.col, first.code) == (7, 23, "not-yet-supported")  # at `v`
+    assert "cute.print_tensor of a TensorSSA" in first.what

@@ -1571,11 +1571,12 @@ class StmtLowerer:
                 )
 
     def _trivial_launch_option(self, node: cst.BaseExpression) -> bool:
-        """`None`, `False`, or extents that are all 1 (a cluster of one block)."""
-        val = self.lw.lower(node)
-        if val.kind.cat is Cat.LITERAL and val.kind.value in (None, False):
-            return True
+        """`None`, `False`, or extents that are all 1 (a cluster of one block); a value this
+        function cannot see (a module-level shape) is not."""
         try:
+            val = self.lw.lower(node)
+            if val.kind.cat is Cat.LITERAL and val.kind.value in (None, False):
+                return True
             extents = self._extents(node)
         except TranslationError:
             return False

@@ -2,8 +2,8 @@
 
 Each command lives in its own module with `add_parser(subparsers)`, which registers an argparse
 sub-parser whose `handler(args) -> int` runs it: `translate` (translate_command), `run`
-(run_command), `build` (build_command), `inspect` (inspect_command) and `corpus`
-(corpus_command).
+(run_command), `build` (build_command), `inspect` (inspect_command), `corpus`
+(corpus_command) and `cache` (cache_command).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from bbx import __version__
 #: Command modules, in the order `bbx --help` lists them; missing ones are skipped.
 COMMAND_MODULES = (
     "bbx.cli.translate_command", "bbx.cli.run_command", "bbx.cli.build_command",
-    "bbx.cli.inspect_command", "bbx.cli.corpus_command",
+    "bbx.cli.inspect_command", "bbx.cli.corpus_command", "bbx.cli.cache_command",
 )
 
 

@@ -16,11 +16,12 @@ The stand-in is removed when the script ends.
 from __future__ import annotations
 
 import argparse
-import os
 import runpy
 import sys
 from pathlib import Path
 from typing import Any
+
+from bbx import settings
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -48,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     from bbx import hook
 
     hook.install()
-    standin = os.environ.get("BBX_CUDA_STANDIN", "") != "0" and hook.activate_standin()
+    standin = settings.value("BBX_CUDA_STANDIN") != "0" and hook.activate_standin()
     source = script.read_text(encoding="utf-8", errors="replace")
     path = str(script.resolve())
     saved_argv, saved_path = sys.argv[:], sys.path[:]
@@ -66,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         print(code, file=sys.stderr)
         return 1
     except Exception as exc:
-        if not is_bbx_error(exc) or os.environ.get("BBX_TRACEBACK", "") not in ("", "0"):
+        if not is_bbx_error(exc) or settings.enabled("BBX_TRACEBACK"):
             raise
         print(str(exc), file=sys.stderr)
         return 1

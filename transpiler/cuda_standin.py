@@ -38,6 +38,7 @@ from typing import Any
 import torch
 from torch.overrides import TorchFunctionMode
 
+from . import settings
 from .host_arch import PORTABLE_CAPABILITY, SIMULATOR_L2_BYTES
 
 DEVICE_NAME = "bbx CPU simulator (CUDA stand-in)"
@@ -181,9 +182,7 @@ class _DeviceProperties:
 
 
 def host_threads() -> int:
-    configured = os.environ.get("BBX_SIM_THREADS", "")
-    return int(configured) if configured.isdigit() and int(configured) > 0 else \
-        (os.cpu_count() or 1)
+    return settings.positive_int("BBX_SIM_THREADS") or (os.cpu_count() or 1)
 
 
 def _host_memory_bytes() -> int:

@@ -71,11 +71,12 @@ class DiagnosticSink:
 def internal_error(path: str, line: int, col: int, exc: BaseException) -> Diagnostic:
     """An unexpected exception inside bbx, reported at the construct being translated. The
     Python traceback is included only with `BBX_DEBUG=1`."""
-    import os
     import traceback
 
+    from . import settings
+
     what = f"internal error: {type(exc).__name__}: {_first_line(exc)} \u2014 please report"
-    if os.environ.get("BBX_DEBUG") == "1":
+    if settings.enabled("BBX_DEBUG"):
         hint = "".join(traceback.format_exception(exc)).rstrip()
     else:
         hint = "set BBX_DEBUG=1 to see the Python traceback"

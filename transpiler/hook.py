@@ -30,6 +30,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from . import settings
+
 SHIM_DIR = Path(__file__).resolve().parent / "shim"
 SHIM_ROOT = "cutlass"
 CUDA_ROOT = "cuda"
@@ -103,7 +105,7 @@ def is_dsl_source(source: bytes | str) -> bool:
 
 
 def force_shim() -> bool:
-    return os.environ.get("BBX_FORCE_SHIM", "") not in ("", "0")
+    return settings.enabled("BBX_FORCE_SHIM")
 
 
 def nvidia_dsl_available() -> bool:
@@ -266,7 +268,7 @@ _standin: Any = None  # the CudaStandIn this module activated
 
 def standin_requested() -> bool:
     """``BBX_CUDA_STANDIN=1`` asks `install` for the CUDA stand-in."""
-    return os.environ.get("BBX_CUDA_STANDIN", "") not in ("", "0")
+    return settings.enabled("BBX_CUDA_STANDIN")
 
 
 def install(cuda_standin: bool | None = None) -> BbxFinder:

@@ -32,6 +32,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from . import settings
 from .runtime.targets import Target, default_target
 
 PORTABLE_CAPABILITY: tuple[int, int] = (8, 0)
@@ -87,7 +88,7 @@ def shared_memory_capacity(requested: str | None = None, target: Target | None =
     if target.is_amd:
         return limits(target.name).lds_bytes_per_cu
     if target.is_cpu:
-        return limits(os.environ.get("BBX_SIM_ARCH", "").strip() or "gfx942").lds_bytes_per_cu
+        return limits(settings.value("BBX_SIM_ARCH").strip() or "gfx942").lds_bytes_per_cu
     name = (requested or dsl_arch_name(target)).rstrip("af")
     try:
         return _NVIDIA_SMEM_BYTES[name]

@@ -1,5 +1,10 @@
-"""The files that list CuTe DSL's public names (`bbx/dsl/*.txt`) and their reader: one
-`module name kind [members...]` per line, an enumeration's member written `NAME=value`.
+"""The table of CuTe DSL's public names (`bbx/dsl/public_names.txt`) and its reader: one
+`module name kind home [members...]` per line, an enumeration's member written `NAME=value`.
+
+The table is introspected from NVIDIA's package (`scripts/introspect_dsl_names.py`, run by hand in
+a throw-away venv): every public attribute of every public module of `cutlass`. `home` is `-`
+for a name that is the object's own, else the qualified name the same object is first found
+under (`cutlass.cute.arch Int32 class cutlass.cute.Int32`).
 
 A module of its own, without the registry's imports, so that the `cutlass` shim can read the
 enumerations at import time (`cutlass.experimental.primitives`) without loading the translator.
@@ -12,14 +17,8 @@ from pathlib import Path
 
 DATA_DIR = Path(__file__).resolve().parent / "dsl"
 PUBLIC_NAMES_FILE = DATA_DIR / "public_names.txt"
-#: `cutlass.experimental.primitives`, listed from NVIDIA's package (it is not in the API JSON).
-EXPERIMENTAL_NAMES_FILE = DATA_DIR / "experimental_names.txt"
-#: Module constants outside the API JSON (each module's `__all__`) that examples use.
-MODULE_CONSTANTS_FILE = DATA_DIR / "module_constants.txt"
-#: `cutlass.vector`'s functions (the API JSON lists the module only), from NVIDIA's package.
-VECTOR_NAMES_FILE = DATA_DIR / "vector_names.txt"
-PUBLIC_NAMES_FILES = (PUBLIC_NAMES_FILE, EXPERIMENTAL_NAMES_FILE, MODULE_CONSTANTS_FILE,
-                      VECTOR_NAMES_FILE)
+#: The release the table was introspected from (the names diagnostics speak of).
+DSL_VERSION = "4.8.1"
 
 
 @dataclass(frozen=True)
@@ -30,23 +29,29 @@ class PublicName:
     members: tuple[str, ...]
     #: An enumeration's members with their values as Python literals (`("IDX", "'idx'")`).
     values: tuple[tuple[str, str], ...] = ()
+    #: The qualified public name of the same object, where this one re-exports it; "" if own.
+    home: str = ""
 
     @property
     def qualified(self) -> str:
         return f"{self.module}.{self.name}"
 
+    @property
+    def canonical(self) -> str:
+        """The object's own public name (`cutlass.cute.Int32` for `cutlass.cute.arch.Int32`)."""
+        return self.home or self.qualified
 
-def read_public_names(*paths: Path) -> list[PublicName]:
-    """The names of `paths` (default: every public-names file): one `module name kind
-    [members...]` per line, a member `NAME=value` for an enumeration's member."""
+
+def read_public_names(path: Path = PUBLIC_NAMES_FILE) -> list[PublicName]:
+    """The names of the table at `path`: `module name kind home [members...]` per line, a
+    member `NAME=value` for an enumeration's member."""
     out = []
-    for path in paths or PUBLIC_NAMES_FILES:
-        for line in path.read_text().splitlines():
-            if not line or line.startswith("#"):
-                continue
-            module, name, kind, *members = line.split()
-            split = [m.partition("=") for m in members]
-            names = tuple(n for n, _, _ in split)
-            values = tuple((n, v) for n, eq, v in split if eq)
-            out.append(PublicName(module, name, kind, names, values))
+    for line in path.read_text().splitlines():
+        if not line or line.startswith("#"):
+            continue
+        module, name, kind, home, *members = line.split()
+        split = [m.partition("=") for m in members]
+        names = tuple(n for n, _, _ in split)
+        values = tuple((n, v) for n, eq, v in split if eq)
+        out.append(PublicName(module, name, kind, names, values, "" if home == "-" else home))
     return out

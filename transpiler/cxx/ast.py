@@ -258,7 +258,8 @@ class Block:
 
 @dataclass(frozen=True)
 class Launch:
-    """`launch(kernel, grid, block, smem, stream, args...)`, printed over three lines."""
+    """`launch(kernel, grid, block, smem, stream, args...)`, printed over three lines; with
+    `options`, `launch(bbx::launch_options{.name = value...}, kernel, ...)`."""
 
     kernel: Expr
     grid: Expr
@@ -266,6 +267,7 @@ class Launch:
     smem: Expr
     stream: Expr
     args: tuple[Expr, ...]
+    options: tuple[tuple[str, Expr], ...] = ()
 
 
 Stmt = (

@@ -158,8 +158,12 @@ def _stmt_lines(s: c.Stmt, depth: int, pad: str) -> list[str]:
     if isinstance(s, c.Launch):
         cont = pad + " " * len("launch(")
         args = ", ".join(expr_text(a) for a in (s.smem, s.stream, *s.args))
+        head = ""
+        if s.options:
+            fields = ", ".join(f".{name} = {expr_text(v)}" for name, v in s.options)
+            head = f"bbx::launch_options{{{fields}}}, "
         return [
-            f"{pad}launch({expr_text(s.kernel)},",
+            f"{pad}launch({head}{expr_text(s.kernel)},",
             f"{cont}{expr_text(s.grid)}, {expr_text(s.block)},",
             f"{cont}{args});",
         ]

@@ -2,8 +2,9 @@
 
     python -m bbx.dsl.coverage [--members] [--list STATUS] [--json]
 
-Counts every public name of CuTe DSL 4.8.1 (`public_names.txt`) except sub-module objects and
-Python's own names that DSL modules re-export (typing, dataclasses), as:
+Counts every public name of CuTe DSL 4.8.1 (`public_names.txt`, introspected from the package)
+once, under its own module (a re-export such as `cute.arch.Int32` counts as `cute.Int32`), except
+sub-module objects and Python's own names that DSL modules re-export (typing, dataclasses), as:
 - supported: translated in jit/kernel code (a registry entry);
 - host: host API that the `cutlass` shim serves (checked by importing the shim);
 - NVIDIA-only: a diagnostic explains that AMD has no counterpart;
@@ -35,7 +36,7 @@ class Classified:
 
 
 def counted(p: PublicName) -> bool:
-    return p.kind != "module" and p.name not in PYTHON_REEXPORTS
+    return p.kind != "module" and not p.home and p.name not in PYTHON_REEXPORTS
 
 
 def _shim_provides(qualified: str) -> bool:

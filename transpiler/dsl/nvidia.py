@@ -113,6 +113,9 @@ RULES: tuple[tuple[str, str], ...] = (
     ("cutlass.while_generate", MLIR),
     ("cutlass.yield_out", MLIR),
     (C + "nvgpu.normalize_field_to_ir_name", MLIR),
+    ("cutlass._mlir.*", MLIR),  # `from cutlass._mlir.dialects import llvm`
+    (A + "fence_view_async_shared", PROXY),
+    (A + "inline_ptx", "inline PTX assembly"),
     (A + "barrier_arrive", NAMED_BARRIER),
     (A + "add_cc", CARRY),
     (A + "addc", CARRY),

@@ -92,19 +92,39 @@ class Registry:
                 entry = self._names.get(home + name)
                 if entry is not None:
                     return entry
-        if any(qualified.startswith(m + ".") for m in self._host_modules):
+        for alias in self.same_object(qualified):  # `cute.arch.Int32` is `cute.Int32`
+            entry = self._names.get(alias)
+            if entry is not None:
+                return entry
+        for alias in self.same_object(module):  # `nvgpu.common.OperandMajorMode.K`
+            entry = self._names.get(f"{alias}.{name}")
+            if entry is not None:
+                return entry
+        owner = self.public.get(module)
+        is_member = owner is not None and owner.kind == "class"
+        known = qualified in self.public or is_member  # a name of 4.8.1, not a misspelling
+        if known and any(qualified.startswith(m + ".") for m in self._host_modules):
             return HostOnly()
-        what = self._nvidia_what(qualified)
-        if what is not None:
-            return NvidiaOnly(what)
-        owner = self.public.get(qualified.rpartition(".")[0])
-        if qualified in self.public or (owner is not None and owner.kind == "class"):
+        classes = (module, *self.same_object(module)) if is_member else ()
+        for alias in (qualified, *self.same_object(qualified), *classes):  # or its class's
+            what = self._nvidia_what(alias)
+            if what is not None:
+                return NvidiaOnly(what)
+        if known:
             return NotYet()  # a public name, or a member of a public class (`ReductionOp.XOR`)
         return None
 
+    def same_object(self, qualified: str) -> tuple[str, ...]:
+        """The other public names of the object `qualified` names (re-exports of it and the
+        name it re-exports), from the introspected table; () for no public name."""
+        public = self.public.get(qualified)
+        if public is None:
+            return ()
+        return tuple(n for n in self._by_object.get(public.canonical, ()) if n != qualified)
+
     def has_entry(self, qualified: str) -> bool:
         """Whether `qualified` has an entry of its own (directly or as a re-export)."""
-        if qualified in self._names:
+        if qualified in self._names or any(a in self._names for a in self.same_object(qualified)):
             return True
         module, _, name = qualified.rpartition(".")
         return module in REEXPORTING_MODULES and any(
@@ -133,6 +153,16 @@ class Registry:
     @cached_property
     def public(self) -> dict[str, PublicName]:
         return {p.qualified: p for p in self.public_names}
+
+    @cached_property
+    def _by_object(self) -> dict[str, tuple[str, ...]]:
+        """Canonical public name -> every public name of that object, the canonical first."""
+        groups: dict[str, list[str]] = {}
+        for p in self.public_names:
+            groups.setdefault(p.canonical, [p.canonical])
+            if p.home:
+                groups[p.canonical].append(p.qualified)
+        return {k: tuple(v) for k, v in groups.items()}
 
     def status(self, qualified: str) -> Status:
         entry = self.lookup(qualified)

@@ -60,9 +60,8 @@ def register(r: Registry) -> None:
     r.add(C + "full", fn(
         "full", "shape:shape fill_value:value dtype:type", SSA,
         example="v = cute.full((4, 8), 1.0, cutlass.Float32)"))
-    r.add(C + "print_tensor", fn(
-        "print_tensor", "tensor:any verbose:ignored", None, 1,
-        example="cute.print_tensor(rA)"))
+    r.add(C + "print_tensor", Custom(
+        call=_print_tensor, example="cute.print_tensor(rA)\ncute.print_tensor(rA, verbose=True)"))
     r.add(C + "printf", Custom(call=_printf, example='cute.printf("x = {}", x)'))
 
     # -- Tensor methods and attributes --------------------------------------------------------
@@ -182,6 +181,26 @@ def _masked_store(lw: Lowerer, node: cst.Call, receiver: Val, obj: c.Expr, name:
     bound = _array_access(lw, node, name, ["idx", "value", "mask"], 3)
     args = (obj, lw.value(bound["idx"]), lw.value(bound["value"]), lw.value(bound["mask"]))
     return Val(k.VALUE, c.Call(c.Id("array_masked_store"), args), node=node)
+
+
+_PRINT_TENSOR = fn(
+    "print_tensor", "tensor:any * verbose:static_bool loc:ignored ip:ignored", None, 1,
+    defaults={"verbose": "C<false>{}"})
+
+
+def _print_tensor(lw: Lowerer, node: cst.Call, name: str) -> Val:
+    """`cute.print_tensor(t)` of a tensor. The DSL also prints a TensorSSA (stored to a
+    register tensor of its shape); bbx's loaded values are flat, so it refuses one."""
+    first = node.args[0].value if node.args and node.args[0].keyword is None else None
+    if isinstance(first, cst.Name) and lw.lower(first).kind.cat is Cat.TENSOR_SSA:
+        raise lw.error(
+            first,
+            "not-yet-supported",
+            "cute.print_tensor of a TensorSSA is not yet supported by bbx",
+            "store the value into a register tensor (`r = cute.make_rmem_tensor(t.shape, "
+            "t.element_type); r.store(v)`) and print that",
+        )
+    return _PRINT_TENSOR.lower_call(lw, node, name)
 
 
 def _printf(lw: Lowerer, node: cst.Call, name: str) -> Val:

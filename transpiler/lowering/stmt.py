@@ -27,6 +27,7 @@ from ..dsl import numeric_type
 from ..dsl.numeric_entries import cast_value
 from ..frontend.discovery import DslFunction, is_struct_class
 from ..frontend.walk import walk
+from . import launch_options
 from .call import CallLowerer, deferred_error, kernel_argument
 from .context import Aggregates, FunctionContext, ModuleContext, TracedAttribute
 from .names import cxx_name
@@ -56,7 +57,6 @@ _RANGES = frozenset({
     "cutlass.cute.range_constexpr", "cutlass.range_dynamic",
 })  # fmt: skip
 _META_CTYPES = {m.FLOAT: "float", m.BOOL: "bool", m.STATIC_INT: "int"}
-_LAUNCH_KEYWORDS = ("grid", "block", "smem", "stream", "min_blocks_per_mp")
 
 
 def _collapse(text: str) -> str:
@@ -1499,14 +1499,7 @@ class StmtLowerer:
         if given not in launches:
             launches.append(given)
         options = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
-        for key, v in options.items():
-            if key not in _LAUNCH_KEYWORDS:
-                raise fc.error(
-                    v,
-                    "unsupported-keyword",
-                    f"launch option '{key}' is not supported",
-                    "supported: " + ", ".join(_LAUNCH_KEYWORDS),
-                )
+        self._check_launch_options(options)
         for key in ("grid", "block"):
             if key not in options:
                 raise fc.error(call, "bad-launch", f"launch needs {key}=[x, y, z]")
@@ -1529,6 +1522,11 @@ class StmtLowerer:
             block = c.Type(
                 "bbx::with_min_blocks", (block, self.lw.static_type(options["min_blocks_per_mp"]))
             )
+        if "max_number_threads" in options:  # the launch bound instead of the block's size
+            block = self._static_block_threads(options["max_number_threads"])
+            if "min_blocks_per_mp" in options:
+                block = c.Type("bbx::with_min_blocks",
+                               (block, self.lw.static_type(options["min_blocks_per_mp"])))
         targs.insert(1, block)
         if target is not None and target.cls is not None:
             # The @cute.struct classes the kernel reads through `self.x`.
@@ -1546,7 +1544,88 @@ class StmtLowerer:
             smem,
             stream,
             tuple(args),
+            self._launch_attributes(options),
         )
+
+    def _check_launch_options(self, options: dict[str, cst.BaseExpression]) -> None:
+        """Every keyword is a launch option of the DSL; NVIDIA-only ones are refused unless
+        they ask for nothing (`cluster=(1, 1, 1)`, `launch_completion_event=None`)."""
+        fc = self.fc
+        for key, v in options.items():
+            what = launch_options.NVIDIA_ONLY.get(key)
+            if what is not None and not self._trivial_launch_option(v):
+                raise fc.error(
+                    v,
+                    "nvidia-only",
+                    f"launch({key}=...): {what} has no AMD counterpart",
+                    "leave the option out (or keep it behind a compile-time condition that is "
+                    "false on AMD)",
+                )
+            if key not in launch_options.ALL:
+                raise fc.error(
+                    v,
+                    "unsupported-keyword",
+                    f"'{key}' is not a launch option of CuTe DSL (4.8.1)",
+                    "its options: " + ", ".join((*launch_options.TRANSLATED,
+                                                   *launch_options.HINTS)),
+                )
+
+    def _trivial_launch_option(self, node: cst.BaseExpression) -> bool:
+        """`None`, `False`, or extents that are all 1 (a cluster of one block); a value this
+        function cannot see (a module-level shape) is not."""
+        try:
+            val = self.lw.lower(node)
+            if val.kind.cat is Cat.LITERAL and val.kind.value in (None, False):
+                return True
+            extents = self._extents(node)
+        except TranslationError:
+            return False
+        return all(v.kind.cat is Cat.LITERAL and v.kind.value == 1 for v, _ in extents)
+
+    def _static_block_threads(self, node: cst.BaseExpression) -> c.CxxType:
+        """`max_number_threads=[x, y, z]`: extents known when the kernel is compiled (literals,
+        static integers, configuration values such as `self.threads_per_cta`)."""
+        types: list[c.CxxType | c.Expr] = []
+        for v, n in self._extents(node):
+            if v.kind.cat is Cat.LITERAL and isinstance(v.kind.value, int):
+                types.append(static_int_type(v.kind.value))
+            elif v.kind.cat is Cat.META and v.kind.meta_kind == m.VALUE:  # a constexpr member
+                types.append(c.Type("C", (c.Id(f"Meta::{v.kind.value}"),)))
+            elif v.kind.cat in (Cat.STATIC, Cat.CONSTEXPR) or (
+                    v.kind.cat is Cat.META and v.kind.meta_kind == m.STATIC_INT):  # a type
+                types.append(c.Decltype(self.lw.materialize(v, True, n), decay=True))
+            else:
+                raise self.fc.error(
+                    node,
+                    "bad-launch",
+                    "launch(max_number_threads=...) must be known when the kernel is compiled",
+                    "use literal integers, Constexpr or configuration values",
+                )
+        return c.Type("bbx::block_threads_t", tuple(types))
+
+    def _launch_attributes(
+        self, options: dict[str, cst.BaseExpression]
+    ) -> tuple[tuple[str, c.Expr], ...]:
+        """`cooperative=` and `preferred_smem_carveout=` as fields of `bbx::launch_options`."""
+        out: list[tuple[str, c.Expr]] = []
+        if "cooperative" in options:
+            node = options["cooperative"]
+            val = self.lw.lower(node)
+            if not (val.kind.cat is Cat.LITERAL and isinstance(val.kind.value, bool)):
+                raise self.fc.error(
+                    node,
+                    "bad-launch",
+                    "launch(cooperative=...) must be True or False when the kernel is compiled",
+                    "pass a literal or a Constexpr bool",
+                )
+            if val.kind.value:
+                out.append(("cooperative", c.Lit("true")))
+        if "preferred_smem_carveout" in options:
+            node = options["preferred_smem_carveout"]
+            val = self.lw.lower(node)
+            if not (val.kind.cat is Cat.LITERAL and val.kind.value is None):
+                out.append(("smem_carveout", self.lw.value(node)))
+        return tuple(out)
 
     def _allocated_smem(
         self, kernel: DslFunction, params: Sequence[ParamSig],

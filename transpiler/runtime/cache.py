@@ -6,6 +6,8 @@ Layout of `$BBX_CACHE_DIR` (default `~/.cache/bbx`):
         manifest.json           what was built, from what, and the sha256 of every artifact
         <artifacts>             e.g. the extension module, the generated sources, the build log
     <key[:2]>/<key>.lock        a lock file serialising builders of this key
+    <key[:2]>/<key>.use         shared-locked by every process using the entry (see
+                                `cache_usage`: removal skips entries in use)
     tmp/                        private staging directories of builds in progress
 
 What every specialization of a (target, compiler, flags) shares — bbx's launcher module, the
@@ -32,6 +34,7 @@ import json
 import os
 import shutil
 import tempfile
+import threading
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -39,19 +42,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .. import settings
+
 MANIFEST = "manifest.json"
 CACHE_FORMAT = 1
+#: At most this many entries are marked in use by one process (each holds a file open).
+HELD_MAX = 256
+_held: dict[Path, Any] = {}  # <key>.use -> its open, shared-locked file
+_held_lock = threading.Lock()
 
 
 def default_cache_root() -> Path:
-    configured = os.environ.get("BBX_CACHE_DIR")
+    configured = settings.given("BBX_CACHE_DIR")
     if configured:
         return Path(configured).expanduser()
     return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "bbx"
 
 
 def default_shared_root() -> Path:
-    configured = os.environ.get("BBX_SHARED_CACHE_DIR")
+    configured = settings.given("BBX_SHARED_CACHE_DIR")
     if configured:
         return Path(configured).expanduser()
     return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "bbx" / "shared"
@@ -112,11 +121,30 @@ class BuildCache:
         path = self.entry_dir(key)
         if not path.exists():
             return None
+        self._hold(key)
         manifest = self._validated_manifest(path, key)
         if manifest is None:
             self._discard(path)
             return None
+        try:
+            os.utime(path)  # the entry's last use, for the size cap (cache_usage)
+        except OSError:
+            pass
         return Entry(key, path, manifest)
+
+    def _hold(self, key: str) -> None:
+        """Marks the entry in use by this process until it ends (a shared lock on
+        `<key>.use`; waits while the entry is being removed)."""
+        path = self.root / key[:2] / f"{key}.use"
+        with _held_lock:
+            if path in _held or len(_held) >= HELD_MAX:
+                return
+            try:
+                handle = path.open("a")
+            except OSError:  # a read-only cache: nothing removes from it either
+                return
+            fcntl.flock(handle, fcntl.LOCK_SH)
+            _held[path] = handle
 
     def get_or_build(
         self,
@@ -142,7 +170,13 @@ class BuildCache:
             finally:
                 if staging.exists():
                     shutil.rmtree(staging, ignore_errors=True)
-            return Entry(key, final, manifest), True
+        self._hold(key)
+        cap = settings.byte_size("BBX_CACHE_MAX_BYTES")
+        if cap is not None:
+            from .cache_usage import enforce_cap  # noqa: PLC0415 - it imports this module
+
+            enforce_cap(self, cap, keep=key)
+        return Entry(key, final, manifest), True
 
     def _staging_dir(self) -> Path:
         tmp_root = self.root / "tmp"

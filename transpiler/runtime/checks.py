@@ -16,10 +16,10 @@ simulator `BBX_SIM_CHECK=1` checks every global access against the tensors' boun
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from typing import Any
 
+from .. import settings
 from .argspec import ArgumentError
 
 
@@ -32,8 +32,7 @@ class ShapeGroup:
 
 
 def check_args_enabled() -> bool:
-    value = os.environ.get("BBX_CHECK_ARGS", "")
-    return value not in ("", "0")
+    return settings.enabled("BBX_CHECK_ARGS")
 
 
 def _shape(value: Any) -> tuple[int, ...] | None:

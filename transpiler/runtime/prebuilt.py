@@ -31,6 +31,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from .. import settings
 from ..paths import include_dir
 from ..targets import toolchain
 from .builder import BuildError, Prebuilt, progress, run_command
@@ -54,7 +55,7 @@ _found: dict[tuple[str, ...], Prebuilt | None] = {}
 
 
 def enabled() -> bool:
-    return os.environ.get("BBX_PREBUILT", "1") not in ("0", "")
+    return settings.enabled("BBX_PREBUILT")
 
 
 def _stable_file(root: Path, name: str, text: str) -> Path:

@@ -7,9 +7,10 @@ reference simulator (`cpu`).
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from functools import cache
+
+from .. import settings
 
 AMD_TARGETS = ("gfx90a", "gfx942", "gfx950")
 ALL_TARGETS = (*AMD_TARGETS, "cuda", "cpu")
@@ -53,7 +54,7 @@ def parse_target(name: str) -> Target:
 def default_target() -> Target:
     """`BBX_TARGET`, else what torch has (asked once per process; a call of a jit function asks
     every time)."""
-    override = os.environ.get("BBX_TARGET")
+    override = settings.given("BBX_TARGET")
     if override:
         return _parsed(override)
     return _from_torch()

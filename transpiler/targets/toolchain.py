@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import settings
 from ..paths import include_dir
 
 AMD_ARCHS = ("gfx90a", "gfx942", "gfx950")
@@ -83,15 +84,15 @@ def c_compiler() -> Compiler:
 
 def amd_compiler() -> Compiler | None:
     """hipcc when ROCm is installed, otherwise a clang able to compile HIP device code."""
-    hipcc = os.environ.get("BBX_HIPCC") or _first_found("hipcc")
+    hipcc = settings.given("BBX_HIPCC") or _first_found("hipcc")
     if hipcc:
         return Compiler(hipcc, "hipcc")
-    clang = os.environ.get("BBX_CLANG") or _first_found("clang++-22", "clang++-21", "clang++-20")
+    clang = settings.given("BBX_CLANG") or _first_found("clang++-22", "clang++-21", "clang++-20")
     return Compiler(clang, "clang") if clang else None
 
 
 def cuda_compiler() -> Compiler | None:
-    nvcc = os.environ.get("BBX_NVCC") or _first_found("nvcc")
+    nvcc = settings.given("BBX_NVCC") or _first_found("nvcc")
     return Compiler(nvcc, "nvcc") if nvcc else None
 
 
@@ -164,7 +165,7 @@ def cuda_unit_flags(opt: str, arch: str = "native") -> list[str]:
     register nothing here) is skipped. The host compiler (gcc unless nvcc is told otherwise)
     gets the flags that speed up a gcc build without changing its code (compiler_speed_flags)
     and links with gold where there is one."""
-    extra = os.environ.get("BBX_NVCC_FLAGS", "").split()
+    extra = settings.value("BBX_NVCC_FLAGS").split()
     host = ["-fPIC", "-fvisibility=hidden", *compiler_speed_flags("gcc"), *fast_linker_flags()]
     return [CXX_STANDARD, opt, f"-arch={arch}", "--expt-relaxed-constexpr", "-x", "cu",
             "-nodlink", "-Xcompiler", ",".join(host), *extra]

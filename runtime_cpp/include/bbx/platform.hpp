@@ -20,3 +20,4 @@
 #endif
 
 #include "bbx/platform/printf_fmt.hpp"
+#include "bbx/platform/print_tensor.hpp"

@@ -6,12 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from bbx.host_errors import HostApiError, user_frame
+from bbx.host_names import host_call_diagnostic
 
 
 class DeviceOnly:
     """Stands for a device-side DSL name (``cute.arch.thread_idx``, ...). Attribute access yields
     further markers so module-level references work (``ALIGN = cpasync.CopyG2SOp``); calling one
-    from host Python is an error located at the caller's line."""
+    from host Python is an error located at the caller's line that says what the name is
+    (device-side, NVIDIA-only, not supported yet, or no DSL name: `bbx.host_names`)."""
 
     def __init__(self, qualname: str) -> None:
         self._qualname = qualname
@@ -27,11 +29,8 @@ class DeviceOnly:
         return self
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        raise HostApiError(
-            f"'{self._qualname}' was called from host Python",
-            "it is part of the CuTe DSL that bbx transpiles; use it inside a @cute.jit or "
-            "@cute.kernel function",
-            "device-only-on-host", user_frame())
+        what, why, code = host_call_diagnostic(self._qualname)
+        raise HostApiError(what, why, code, user_frame())
 
     def __eq__(self, other: object) -> bool:
         # `prims.ReductionKind.ADD` makes a new marker at each access; as Constexpr values

@@ -22,12 +22,13 @@ is parsed, so a small line parser replaces a YAML dependency.
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+
+from ... import settings
 
 READELF_NAMES = ("llvm-readelf-22", "llvm-readelf-21", "llvm-readelf-20", "llvm-readelf")
 
@@ -58,7 +59,7 @@ class KernelResources:
 
 
 def readelf() -> str:
-    found = os.environ.get("BBX_READELF") or next(
+    found = settings.given("BBX_READELF") or next(
         (p for p in map(shutil.which, READELF_NAMES) if p), None)
     rocm = Path("/opt/rocm/llvm/bin/llvm-readelf")
     if found is None and rocm.exists():

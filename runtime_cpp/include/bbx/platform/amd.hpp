@@ -38,6 +38,9 @@ hipError_t hipGetLastError(void);
 const char* hipGetErrorName(hipError_t error);
 const char* hipGetErrorString(hipError_t error);
 hipError_t hipFuncSetAttribute(const void* function, int attribute, int value);
+hipError_t hipLaunchCooperativeKernel(const void* f, bbx_hip_dim3 grid_dim, bbx_hip_dim3 block_dim,
+                                      void** kernel_params, unsigned int shared_bytes,
+                                      hipStream_t stream);
 hipError_t hipGetDeviceCount(int* count);
 }
 #endif
@@ -265,6 +268,9 @@ using ::printf;
 template <class... P, class... A>
 void launch(void (*kernel)(P...), dim3 grid, dim3 block, unsigned long smem_bytes, Stream stream,
             A&&... args);
+template <class... P, class... A>
+void launch(launch_options options, void (*kernel)(P...), dim3 grid, dim3 block,
+            unsigned long smem_bytes, Stream stream, A&&... args);
 #else
 #  if defined(BBX_HIP_HEADER_FREE)
 inline constexpr hipError_t hipSuccess = 0;
@@ -286,10 +292,12 @@ namespace detail {
 }  // namespace detail
 
 // Launches kernel<<<grid, block, smem_bytes, stream>>>(args...) and checks the launch; a grid
-// with a zero extent (an empty problem) launches nothing.
+// with a zero extent (an empty problem) launches nothing. `options.cooperative` launches with
+// hipLaunchCooperativeKernel (every block resident; the runtime refuses a grid too large for
+// that); `options.smem_carveout` has no meaning on AMD (the LDS is not carved from a cache).
 template <class... P, class... A>
-void launch(void (*kernel)(P...), dim3 grid, dim3 block, std::size_t smem_bytes, Stream stream,
-            A&&... args) {
+void launch(launch_options options, void (*kernel)(P...), dim3 grid, dim3 block,
+            std::size_t smem_bytes, Stream stream, A&&... args) {
   static_assert(sizeof...(P) == sizeof...(A), "bbx::launch: wrong number of kernel arguments");
   if (grid.x < 0 || grid.y < 0 || grid.z < 0 || block.x <= 0 || block.y <= 0 || block.z <= 0)
     throw LaunchError::format(
@@ -307,16 +315,26 @@ void launch(void (*kernel)(P...), dim3 grid, dim3 block, std::size_t smem_bytes,
   // while the runtime copies them from their addresses.
   auto launch_params = [&](std::decay_t<P>... params) {
     void* ptrs[] = {static_cast<void*>(&params)..., nullptr};
-    return hipLaunchKernel(reinterpret_cast<const void*>(kernel),
-                           detail::hip_dim3{static_cast<unsigned>(grid.x), static_cast<unsigned>(grid.y),
-                           static_cast<unsigned>(grid.z)},
-                           detail::hip_dim3{static_cast<unsigned>(block.x), static_cast<unsigned>(block.y),
-                           static_cast<unsigned>(block.z)},
-                           ptrs, smem_bytes, reinterpret_cast<hipStream_t>(stream.handle));
+    const detail::hip_dim3 g{static_cast<unsigned>(grid.x), static_cast<unsigned>(grid.y),
+                             static_cast<unsigned>(grid.z)};
+    const detail::hip_dim3 b{static_cast<unsigned>(block.x), static_cast<unsigned>(block.y),
+                             static_cast<unsigned>(block.z)};
+    const auto s = reinterpret_cast<hipStream_t>(stream.handle);
+    if (options.cooperative)
+      return hipLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), g, b, ptrs,
+                                        static_cast<unsigned>(smem_bytes), s);
+    return hipLaunchKernel(reinterpret_cast<const void*>(kernel), g, b, ptrs, smem_bytes, s);
   };
   hipError_t e = launch_params(std::forward<A>(args)...);
   if (e == hipSuccess) e = hipGetLastError();
-  if (e != hipSuccess) detail::throw_hip(e, "hipLaunchKernel", grid, block, smem_bytes);
+  if (e != hipSuccess)
+    detail::throw_hip(e, options.cooperative ? "hipLaunchCooperativeKernel" : "hipLaunchKernel",
+                      grid, block, smem_bytes);
+}
+template <class... P, class... A>
+void launch(void (*kernel)(P...), dim3 grid, dim3 block, std::size_t smem_bytes, Stream stream,
+            A&&... args) {
+  launch(launch_options{}, kernel, grid, block, smem_bytes, stream, std::forward<A>(args)...);
 }
 #endif
 

@@ -42,6 +42,15 @@ BBX_HOST_DEVICE constexpr dim3 dim3_of(T const& t) {
   else return dim3(int(get<0>(t)), int(get<1>(t)), int(get<2>(t)));
 }
 
+// Options of a launch beyond its geometry (the DSL's `launch(cooperative=...,
+// preferred_smem_carveout=...)`): `launch(launch_options{.cooperative = true}, kernel, ...)`.
+struct launch_options {
+  bool cooperative = false;  // every block of the grid resident at once (blocks may wait for
+                             // each other through global memory)
+  int smem_carveout = -1;    // CUDA: preferred percentage of L1 kept for shared memory; -1: the
+                             // driver's choice (AMD's LDS is separate: no meaning there)
+};
+
 #if defined(BBX_HOST_STD)
 // An opaque stream handle as an integer (hipStream_t / cudaStream_t / unused on CPU); 0 is the
 // default (null) stream.

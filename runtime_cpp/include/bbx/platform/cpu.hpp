@@ -59,9 +59,13 @@ BBX_SIM_FN void sync_access_hooks() {
 // `kernel` is a plain function (or any callable); arguments are copied once per launch and
 // passed by value to every thread. The stream is ignored (everything is synchronous). A grid
 // with a zero extent (an empty problem) runs nothing, as on every target.
+// `options.cooperative`: every block is resident at once, each on a host thread of its own (at
+// most one block per CU of the simulated architecture, as a cooperative launch on the GPU is
+// refused when the grid does not fit), so blocks may wait for each other through global memory;
+// `options.smem_carveout` has no meaning here.
 template <class Kernel, class... Args>
-void launch(Kernel kernel, dim3 grid, dim3 block, std::size_t smem_bytes, Stream /*stream*/,
-            Args&&... args) {
+void launch(launch_options options, Kernel kernel, dim3 grid, dim3 block, std::size_t smem_bytes,
+            Stream /*stream*/, Args&&... args) {
   struct Payload {
     Kernel k;
     std::tuple<std::decay_t<Args>...> a;
@@ -72,7 +76,12 @@ void launch(Kernel kernel, dim3 grid, dim3 block, std::size_t smem_bytes, Stream
     std::apply([&](const auto&... a) { pl.k(a...); }, pl.a);
   };
   sim::detail::sync_access_hooks();
-  sim::detail::run_grid(+invoke, &payload, grid, block, smem_bytes);
+  sim::detail::run_grid(+invoke, &payload, grid, block, smem_bytes, options.cooperative);
+}
+template <class Kernel, class... Args>
+void launch(Kernel kernel, dim3 grid, dim3 block, std::size_t smem_bytes, Stream stream,
+            Args&&... args) {
+  launch(launch_options{}, kernel, grid, block, smem_bytes, stream, std::forward<Args>(args)...);
 }
 
 namespace arch {

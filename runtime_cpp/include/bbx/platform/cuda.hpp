@@ -185,10 +185,12 @@ std::size_t largest_dynamic_smem(K kernel) {
 }  // namespace detail
 
 // Launches kernel<<<grid, block, smem_bytes, stream>>>(args...) and checks the launch; a grid
-// with a zero extent (an empty problem) launches nothing.
+// with a zero extent (an empty problem) launches nothing. `options.cooperative` launches with
+// cudaLaunchCooperativeKernel (every block resident; the runtime refuses a grid too large for
+// that); `options.smem_carveout` (0-100) sets the kernel's preferred shared-memory carveout.
 template <class... P, class... A>
-void launch(void (*kernel)(P...), dim3 grid, dim3 block, std::size_t smem_bytes, Stream stream,
-            A&&... args) {
+void launch(launch_options options, void (*kernel)(P...), dim3 grid, dim3 block,
+            std::size_t smem_bytes, Stream stream, A&&... args) {
   static_assert(sizeof...(P) == sizeof...(A), "bbx::launch: wrong number of kernel arguments");
   if (grid.x < 0 || grid.y < 0 || grid.z < 0 || block.x <= 0 || block.y <= 0 || block.z <= 0)
     throw LaunchError::format(
@@ -203,20 +205,36 @@ void launch(void (*kernel)(P...), dim3 grid, dim3 block, std::size_t smem_bytes,
                                          static_cast<int>(smem_bytes));
     if (e != cudaSuccess) detail::throw_cuda(e, "cudaFuncSetAttribute", grid, block, smem_bytes);
   }
+  if (options.smem_carveout >= 0) {
+    cudaError_t e = cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel),
+                                         cudaFuncAttributePreferredSharedMemoryCarveout,
+                                         options.smem_carveout);
+    if (e != cudaSuccess) detail::throw_cuda(e, "cudaFuncSetAttribute", grid, block, smem_bytes);
+  }
   // The kernel's parameters, converted from the arguments, live as this lambda's parameters
   // while the runtime copies them from their addresses.
   auto launch_params = [&](std::decay_t<P>... params) {
     void* ptrs[] = {static_cast<void*>(&params)..., nullptr};
-    return cudaLaunchKernel(reinterpret_cast<const void*>(kernel),
-                            ::dim3(static_cast<unsigned>(grid.x), static_cast<unsigned>(grid.y),
-                            static_cast<unsigned>(grid.z)),
-                            ::dim3(static_cast<unsigned>(block.x), static_cast<unsigned>(block.y),
-                            static_cast<unsigned>(block.z)),
-                            ptrs, smem_bytes, reinterpret_cast<cudaStream_t>(stream.handle));
+    const ::dim3 g(static_cast<unsigned>(grid.x), static_cast<unsigned>(grid.y),
+                   static_cast<unsigned>(grid.z));
+    const ::dim3 b(static_cast<unsigned>(block.x), static_cast<unsigned>(block.y),
+                   static_cast<unsigned>(block.z));
+    const auto s = reinterpret_cast<cudaStream_t>(stream.handle);
+    if (options.cooperative)
+      return cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), g, b, ptrs,
+                                         smem_bytes, s);
+    return cudaLaunchKernel(reinterpret_cast<const void*>(kernel), g, b, ptrs, smem_bytes, s);
   };
   cudaError_t e = launch_params(std::forward<A>(args)...);
   if (e == cudaSuccess) e = cudaGetLastError();
-  if (e != cudaSuccess) detail::throw_cuda(e, "cudaLaunchKernel", grid, block, smem_bytes);
+  if (e != cudaSuccess)
+    detail::throw_cuda(e, options.cooperative ? "cudaLaunchCooperativeKernel" : "cudaLaunchKernel",
+                       grid, block, smem_bytes);
+}
+template <class... P, class... A>
+void launch(void (*kernel)(P...), dim3 grid, dim3 block, std::size_t smem_bytes, Stream stream,
+            A&&... args) {
+  launch(launch_options{}, kernel, grid, block, smem_bytes, stream, std::forward<A>(args)...);
 }
 
 }  // namespace bbx

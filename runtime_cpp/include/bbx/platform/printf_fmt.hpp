@@ -166,16 +166,4 @@ BBX_HOST_DEVICE void printf_fmt(const char* fmt, Args const&... args) {
   arch::printf("\n");
 }
 
-// print_tensor(t): the layout, then the elements in index order (`cute.print_tensor`).
-template <class T>
-BBX_HOST_DEVICE void print_tensor(T const& t) {
-  static_assert(is_tensor_v<T>, "cute.print_tensor: the argument must be a tensor");
-  print(t.layout());
-  arch::printf(":\n");
-  for (int i = 0; i < int(size(t)); ++i) {
-    detail::print_fmt_value(t(i));
-    arch::printf(i + 1 < int(size(t)) ? " " : "\n");
-  }
-}
-
 }  // namespace bbx

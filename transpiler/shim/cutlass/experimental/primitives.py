@@ -3,14 +3,14 @@ the DSL's members and values (an ``IntEnum`` or a ``str``-valued ``Enum``, as in
 host code can choose one and pass it to a kernel as a Constexpr argument
 (``REDUX_KIND = prims.ReductionKind.ADD``). Functions are used inside transpiled code and are
 device-only markers here. The members come from the registry's data file
-``bbx/dsl/experimental_names.txt``, listed from NVIDIA's package."""
+``bbx/dsl/public_names.txt``, introspected from NVIDIA's package."""
 
 from __future__ import annotations
 
 import ast
 import enum
 
-from bbx.public_names import EXPERIMENTAL_NAMES_FILE, read_public_names
+from bbx.public_names import read_public_names
 
 from .._markers import module_getattr
 
@@ -27,7 +27,7 @@ class StrEnum(str, enum.Enum):
 def _enumerations() -> dict[str, type[enum.Enum]]:
     """Every class of the module whose members are all listed with values."""
     found: dict[str, type[enum.Enum]] = {}
-    for public in read_public_names(EXPERIMENTAL_NAMES_FILE):
+    for public in read_public_names():
         if public.module != MODULE or public.kind != "class" or not public.members:
             continue
         if len(public.values) != len(public.members):

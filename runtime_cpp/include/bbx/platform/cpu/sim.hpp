@@ -93,6 +93,7 @@ struct Config {
 };
 
 BBX_SIM_FN std::size_t lds_bytes_for_arch(const std::string& arch);
+BBX_SIM_FN int compute_units_for_arch(const std::string& arch);
 namespace detail {
 BBX_SIM_FN Config config_from_env();
 }  // namespace detail
@@ -103,6 +104,13 @@ BBX_SIM_FN std::size_t lds_bytes_for_arch(const std::string& arch) {
   if (arch == "gfx942" || arch == "gfx90a" || arch == "gfx940" || arch == "gfx941")
     return 64 * 1024;
   throw SimError("bbx sim: unknown architecture '" + arch + "' (known: gfx942, gfx950, gfx90a)");
+}
+
+// The compute units of the simulated GPU (MI300X: 304, MI355X: 256, MI250X GCD: 110).
+BBX_SIM_FN int compute_units_for_arch(const std::string& arch) {
+  if (arch == "gfx950") return 256;
+  if (arch == "gfx90a") return 110;
+  return 304;
 }
 
 namespace detail {
@@ -459,9 +467,10 @@ BBX_SIM_FN std::string fault_report(Block& b, const Thread& t);
 BBX_SIM_FN void fault_handler(int sig, siginfo_t* info, void* context);
 BBX_SIM_FN void install_fault_handlers();
 BBX_SIM_FN void sim_assert_handler(const char* what, const char* file, int line);
-// Runs the whole grid; throws SimError on the first kernel error.
+// Runs the whole grid; throws SimError on the first kernel error. `all_resident` (a cooperative
+// launch): every block at once, each on a host thread of its own.
 BBX_SIM_FN void run_grid(void (*invoke)(const void*), const void* payload, dim3 grid, dim3 block,
-                         std::size_t smem_bytes);
+                         std::size_t smem_bytes, bool all_resident = false);
 
 #if defined(BBX_SIM_DEFINE_RUNTIME)
 // Nothing can run and the block is unfinished: explain why.
@@ -705,7 +714,7 @@ BBX_SIM_FN void sim_assert_handler(const char* what, const char* file, int line)
 }
 
 BBX_SIM_FN void run_grid(void (*invoke)(const void*), const void* payload, dim3 grid, dim3 block,
-                         std::size_t smem_bytes) {
+                         std::size_t smem_bytes, bool all_resident) {
   const Config& cfg = config();
   if (grid.x < 0 || grid.y < 0 || grid.z < 0 || block.x <= 0 || block.y <= 0 || block.z <= 0)
     throw SimError("bbx sim: launch rejected: grid " + dim_str(grid) + " must not be negative "
@@ -721,7 +730,14 @@ BBX_SIM_FN void run_grid(void (*invoke)(const void*), const void* payload, dim3 
   ::bbx::detail::assert_handler() = &sim_assert_handler;
 
   const long long total = grid.volume();
-  const int nworkers = static_cast<int>(std::min<long long>(cfg.threads, total));
+  if (all_resident && total > compute_units_for_arch(cfg.arch))
+    throw SimError("bbx sim: cooperative launch rejected: grid " + dim_str(grid) + " has " +
+                   std::to_string(total) + " blocks, more than can be resident at once (one per "
+                   "compute unit of " + cfg.arch + ": " +
+                   std::to_string(compute_units_for_arch(cfg.arch)) + ")");
+  // A cooperative launch keeps every block resident: one host thread per block, all at once.
+  const int nworkers = static_cast<int>(all_resident ? total
+                                                     : std::min<long long>(cfg.threads, total));
   std::atomic<long long> next{0};
   std::atomic<bool> stop{false};
   // Blocks are handed out in increasing linear order and a started block always finishes, so

@@ -121,5 +121,4 @@ def test_predicated_row_loads_are_in_flight_together(amd_builds, sample: str, ar
     per vector (1 in flight)."""
     case = next(c for c in CASES if c.id == sample)
     kernel = _built(amd_builds, case, arch).report["kernels"][0]
-    assert kernel["memory"]["loads_in_flight"] >= 2, kernel["memory"]
-    assert kernel["memory"]["vmcnt_waits_partial"] >= 1, kernel["memory"]
+    assert kernel["memory"]["loads_in_flight"] >= 4, kernel["memory"]

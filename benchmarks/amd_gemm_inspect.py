@@ -1,12 +1,13 @@
 """NVIDIA's GEMM examples built for AMD by bbx, and what the compiler made of them: resources and
-the main loop's share of matrix instructions, next to HipKittens' hand-written BF16 GEMM.
+the hot loop's share of matrix instructions, next to HipKittens' hand-written BF16 GEMM.
 
     python benchmarks/amd_gemm_inspect.py [--corpus DIR] [--archs gfx942,gfx950] [--json F]
 
 For `tensorop_gemm.py` (fp16 and bf16, A/B/C majors m/n/n and k/k/m) and `sgemm.py`, unmodified,
 `bbx build` a specialization for each target (clang-22, device only, no GPU needed) and print
-`bbx inspect`'s figures: VGPR, AGPR, SGPR, scratch, waves per SIMD, and the main loop (the loop
-holding the most MFMA instructions: its instructions, its MFMA, their share). HipKittens' BF16
+`bbx inspect`'s figures: VGPR, AGPR, SGPR, scratch, waves per SIMD, and the hot loop (the loop
+of the k-tiles: its instructions, its MFMA, their share, its global loads and how many are in
+flight at once). HipKittens' BF16
 GEMM hot loop, compiled by the same clang (issue 15's figures, not run): 41.7% MFMA on gfx950,
 51.4% on gfx942; published 1,610 TFLOP/s BF16 8192^3 on MI355X.
 """
@@ -113,7 +114,7 @@ def build_and_inspect(
                 "scratch_bytes",
                 "waves_per_simd",
                 "instructions",
-                "main_loop",
+                "hot_loop",
             )
         },
     }
@@ -140,17 +141,20 @@ def main() -> None:
                 rows.append(build_and_inspect(corpus, case, arch, Path(tmp) / f"{i}_{arch}"))
     print(
         f"{'case':28s} {'arch':7s} {'VGPR':>5s} {'AGPR':>5s} {'SGPR':>5s} {'scratch':>8s} "
-        f"{'waves':>6s} {'loop instr':>11s} {'MFMA':>5s} {'MFMA %':>7s} {'HipKittens %':>13s}"
+        f"{'waves':>6s} {'loop instr':>11s} {'MFMA':>5s} {'MFMA %':>7s} {'HipKittens %':>13s} "
+        f"{'loads':>6s} {'in flight':>10s}"
     )
     for r in rows:
         if "error" in r:
             print(f"{r['case']:28s} {r['arch']:7s} build failed: {r['error']!r}")
             continue
-        loop = r["main_loop"] or {"instructions": 0, "mfma": 0, "mfma_share": 0.0}
+        loop = r["hot_loop"] or {"instructions": 0, "mfma": 0, "mfma_share": 0.0,
+                                 "global_loads": 0, "loads_in_flight": 0}
         print(
             f"{r['case']:28s} {r['arch']:7s} {r['vgpr']:5d} {r['agpr']:5d} {r['sgpr']:5d} "
             f"{r['scratch_bytes']:8d} {r['waves_per_simd']:6d} {loop['instructions']:11d} "
-            f"{loop['mfma']:5d} {100 * loop['mfma_share']:7.1f} {HIPKITTENS[r['arch']]:13.1f}"
+            f"{loop['mfma']:5d} {100 * loop['mfma_share']:7.1f} {HIPKITTENS[r['arch']]:13.1f} "
+            f"{loop['global_loads']:6d} {loop['loads_in_flight']:10d}"
         )
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=2) + "\n")

@@ -10,9 +10,9 @@ object cannot give:
   spreads over the CU's 4 SIMDs; a CU holds as many work-groups as its registers and its LDS
   allow). `bbx inspect` gives the per-wave bound only. "no fit": the launch LDS exceeds the CU's;
 
-and, from the disassembly, "loads in flight": the most global loads a wave has issued before an
-`s_waitcnt vmcnt(k)` waits for them (straight-line code order, branches ignored), next to the
-kernel's global loads in total — how much memory-level parallelism one wave has.
+and, from `bbx inspect`'s memory figures (bbx.targets.amd.memory), "loads in flight": the most
+global loads a wave has outstanding at once (straight-line code order, branches ignored), next
+to the kernel's global loads in total — how much memory-level parallelism one wave has.
 
 Needs no GPU: AMD targets build device-only with clang++-22 when ROCm is absent. Build outputs
 go to a temporary directory, removed at the end. Prints numbers only (a failed build prints
@@ -30,7 +30,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -38,8 +37,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-from bbx.targets.amd import isa_mix
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -133,47 +130,7 @@ def build_and_inspect(case: Case, out: Path) -> Row:
         row.error = "inspect: " + (proc.stderr or proc.stdout).strip()
         return row
     row.kernels = json.loads(proc.stdout)["kernels"]
-    manifest = json.loads((out / "manifest.json").read_text())
-    by_symbol: dict[str, list[str]] = {}
-    for name in manifest["code_objects"]:
-        by_symbol.update(instruction_lines(isa_mix.disassemble(out / name)))
-    for kernel in row.kernels:
-        kernel["loads_in_flight"], kernel["global_loads"] = loads_in_flight(
-            by_symbol.get(kernel["symbol"], []))
     return row
-
-
-def instruction_lines(disassembly: str) -> dict[str, list[str]]:
-    """{kernel symbol: its instructions, operands included}."""
-    out: dict[str, list[str]] = {}
-    current: list[str] | None = None
-    for line in disassembly.splitlines():
-        header = re.match(r"^[0-9a-fA-F]+ <(.+)>:\s*$", line)
-        if header:
-            current = out.setdefault(header.group(1), [])
-        elif current is not None and line.startswith(("\t", " ")):
-            text = line.split("//")[0].strip()
-            if text:
-                current.append(text)
-        elif not line.strip():
-            current = None
-    return out
-
-
-def loads_in_flight(lines: list[str]) -> tuple[int, int]:
-    """(most global loads outstanding at once in code order, global loads in all)."""
-    outstanding = most = total = 0
-    for text in lines:
-        mnemonic = text.split()[0]
-        if mnemonic.startswith(("global_load", "buffer_load", "flat_load")):
-            outstanding += 1
-            total += 1
-            most = max(most, outstanding)
-        elif mnemonic.startswith("s_waitcnt"):
-            wait = re.search(r"vmcnt\((\d+)\)", text)
-            if wait:
-                outstanding = min(outstanding, int(wait.group(1)))
-    return most, total
 
 
 def launch_waves(kernel: dict[str, Any], arch: str, threads: int, launch_lds: int) -> str:
@@ -239,7 +196,7 @@ def main() -> int:
                           f"{k['vgpr_spills']}/{k['sgpr_spills']}", str(k["waves_per_simd"]),
                           launch_waves(k, c.arch, r.threads, r.launch_lds),
                           ",".join(k["limited_by"]),
-                          f"{k['loads_in_flight']}/{k['global_loads']}"))
+                          f"{k['memory']['loads_in_flight']}/{k['memory']['global_loads']}"))
     widths = [max([len(h), *(len(t[i]) for t in table if len(t) == len(head))])
               for i, h in enumerate(head)]
     print("  ".join(h.rjust(w) if i >= 1 else h.ljust(w)

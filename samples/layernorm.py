@@ -206,12 +206,8 @@ class LayerNorm:
         tTgT = thr_copy.partition_S(gT)
         tTrT = cute.make_fragment_like(tTgT)
         tTrT.fill(0.0)
-        # One branch per vector (what cute.copy(tiled_copy, tTgT, tTrT, pred=tTpT) means): the
-        # skipped vectors stay the constant fill in registers. (As a predicated copy into a
-        # register fragment, bbx's AMD code keeps the fragment in scratch memory.)
-        for i in cutlass.range_constexpr(cute.size(tTpT, mode=[1])):
-            if tTpT[0, i]:
-                cute.copy(tiled_copy, tTgT[None, i], tTrT[None, i])
+        # The skipped vectors keep the constant fill.
+        cute.copy(tiled_copy, tTgT, tTrT, pred=tTpT)
         return tTrT
 
     @cute.jit

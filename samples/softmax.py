@@ -219,12 +219,8 @@ class Softmax:
         tTgT = thr_copy.partition_S(gT)
         tTrT = cute.make_fragment_like(tTgT)
         tTrT.fill(-cutlass.Float32.inf)
-        # One branch per vector (what cute.copy(tiled_copy, tTgT, tTrT, pred=tTpT) means): the
-        # skipped vectors stay the constant fill in registers. (As a predicated copy into a
-        # register fragment, bbx's AMD code keeps the fragment in scratch memory.)
-        for i in cutlass.range_constexpr(cute.size(tTpT, mode=[1])):
-            if tTpT[0, i]:
-                cute.copy(tiled_copy, tTgT[None, i], tTrT[None, i])
+        # The skipped vectors keep the constant fill.
+        cute.copy(tiled_copy, tTgT, tTrT, pred=tTpT)
         return tTrT
 
     @cute.jit

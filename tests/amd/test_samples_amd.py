@@ -110,3 +110,15 @@ def test_every_sample_has_a_case() -> None:
 
     covered = {Path(c.function.split(":")[0]).stem for c in CASES}
     assert covered == {p.stem for p in SAMPLES.glob("*.py")}
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+@pytest.mark.parametrize("sample", ["softmax", "rmsnorm", "layernorm", "cross_entropy"])
+def test_predicated_row_loads_are_in_flight_together(amd_builds, sample: str, arch: str) -> None:
+    """The reduction samples read a row tile with `cute.copy(..., pred=...)` into registers:
+    the predicated vectors are branch-free conditional loads (arch::load_if), so a wave has
+    several global loads in flight (FlyDSL's kernels keep 4) instead of a branch and a full wait
+    per vector (1 in flight)."""
+    case = next(c for c in CASES if c.id == sample)
+    kernel = _built(amd_builds, case, arch).report["kernels"][0]
+    assert kernel["memory"]["loads_in_flight"] >= 4, kernel["memory"]

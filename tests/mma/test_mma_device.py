@@ -162,38 +162,15 @@ def test_each_header_compiles_on_its_own(tmp_path: Path) -> None:
     assert not failed, "\n".join(failed)
 
 
-def test_the_main_loop_holds_the_mfma(amd_code: tuple[str, dict, str]) -> None:
-    """`bbx inspect`'s main loop (bbx.targets.amd.loops) of the GEMM kernels: the loop of the
+def test_the_hot_loop_holds_the_mfma(amd_code: tuple[str, dict, str]) -> None:
+    """`bbx inspect`'s hot loop (bbx.targets.amd.loops) of the GEMM kernels: the loop of the
     k-tiles, which holds their MFMA instructions."""
     arch, funcs, _ = amd_code
     for key in EXPECTED_MFMA[arch]:
         name = next(n for n in funcs if key in n)
         text = f"0000000000000000 <{name}>:\n{funcs[name]}"
         code = loops.instructions_by_symbol(text)[name]
-        loop = loops.main_loop(code)
+        loop = loops.hot_loop(code)
         total = sum(1 for i in code if i.mnemonic.startswith("v_mfma"))
         assert loop is not None and 0 < loop.matrix <= total, (key, loop)
         assert loop.instructions < len(code) and 0 < loop.matrix_share <= 1
-
-
-def test_main_loop_is_the_one_with_the_most_mfma() -> None:
-    sym = "_Zkernel"
-    lines = [f"0000000000001000 <{sym}>:"]
-    body = [  # (offset, text): an outer loop at 0x10..0x40 around an inner one at 0x18..0x30
-        (0x00, "s_mov_b32 s0, 0"), (0x10, "v_mfma_f32_16x16x16_f16 v[0:3], v[4:5], v[6:7], 0"),
-        (0x18, "v_mfma_f32_16x16x16_f16 v[0:3], v[4:5], v[6:7], 0"),
-        (0x20, "v_mfma_f32_16x16x16_f16 v[0:3], v[4:5], v[6:7], 0"),
-        (0x28, "s_add_u32 s0, s0, 1"), (0x30, f"s_cbranch_scc1 65530 <{sym}+0x18>"),
-        (0x38, "s_nop 0"), (0x40, f"s_cbranch_scc0 65520 <{sym}+0x10>"),
-        (0x48, f"s_branch 2 <{sym}+0x54>"), (0x4c, "s_endpgm"),
-    ]
-    for offset, text in body:
-        op, _, rest = text.partition(" ")
-        target = f" <{rest.split(' <')[1]}" if " <" in rest else ""
-        lines.append(f"\t{op} {rest.split(' <')[0]}    // {0x1000 + offset:012X}: 00000000{target}")
-    code = loops.instructions_by_symbol("\n".join(lines))[sym]
-    loop = loops.main_loop(code)
-    assert loop is not None
-    # the outer loop holds all three MFMA; the inner one two: the outer one is the main loop
-    assert (loop.start, loop.end, loop.matrix, loop.instructions) == (0x1010, 0x1040, 3, 7)
-    assert loops.main_loop(code[:1]) is None

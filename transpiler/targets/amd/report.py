@@ -21,8 +21,11 @@ JSON (``bbx inspect --json``; keys sorted, kernels in code-object order)::
         "limited_by": ["hardware"],  # or the resources at the minimum
         "instructions": 93,    # all instructions of the kernel's symbol
         "instruction_mix": {"global_load_dword": 2, "s_waitcnt": 3, ...},  # bbx.targets.amd.isa_mix
-        "main_loop": {"instructions": 455, "mfma": 64, "mfma_share": 0.1407}  # or null: the loop
-                               # holding the most matrix instructions (bbx.targets.amd.loops)
+        "memory": {"global_loads": 32, "loads_in_flight": 1,  # the whole kernel, straight-line
+                   "vmcnt_waits_full": 35, "vmcnt_waits_partial": 0},  # (bbx.targets.amd.memory)
+        "hot_loop": {"instructions": 235, "mfma": 64, "mfma_share": 0.2723,  # or null: the loop
+                     "global_loads": 8, "lds_reads": 12,  # of the k-tiles (bbx.targets.amd.loops)
+                     "loads_in_flight": 1, "vmcnt_waits_full": 9, "vmcnt_waits_partial": 0}
     }]}
 
 Resource figures are the compiler's own (the code object's AMDGPU metadata note), never guessed
@@ -37,7 +40,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from . import codeobject, isa_mix, loops, occupancy
+from . import codeobject, isa_mix, loops, memory, occupancy
 
 CODE_OBJECT_SUFFIXES = (".hsaco", ".co")
 
@@ -107,14 +110,21 @@ def inspect_code_object(path: Path) -> list[dict[str, Any]]:
             "waves_per_simd": occ.waves_per_simd, "limited_by": list(occ.limited_by),
             "instructions": len(mnemonics),
             "instruction_mix": isa_mix.instruction_mix(mnemonics),
-            "main_loop": _main_loop(code.get(r.name, [])),
+            "memory": _memory(code.get(r.name, [])),
+            "hot_loop": _hot_loop(code.get(r.name, [])),
         })
     return kernels
 
 
-def _main_loop(instructions: list[loops.Instruction]) -> dict[str, float | int] | None:
-    found = loops.main_loop(instructions)
+def _hot_loop(instructions: list[loops.Instruction]) -> dict[str, float | int] | None:
+    found = loops.hot_loop(instructions)
     return found.as_dict() if found is not None else None
+
+
+def _memory(instructions: list[loops.Instruction]) -> dict[str, int]:
+    mem = memory.parallelism(list(instructions))
+    return {"global_loads": mem.loads, "loads_in_flight": mem.peak_loads_in_flight,
+            "vmcnt_waits_full": mem.full_waits, "vmcnt_waits_partial": mem.partial_waits}
 
 
 def inspect(path: Path) -> dict[str, Any]:
@@ -140,10 +150,17 @@ def to_table(report: dict[str, Any]) -> str:
                      f"{kernel['instructions']} instructions; spills: "
                      f"{kernel['vgpr_spills']} VGPR, {kernel['sgpr_spills']} SGPR; "
                      f"work-group size bound {kernel['max_workgroup_size']}")
-        loop = kernel.get("main_loop")
+        mem = kernel["memory"]
+        lines.append(f"  global loads: {mem['global_loads']}, at most {mem['loads_in_flight']} in "
+                     f"flight; vmcnt waits: {mem['vmcnt_waits_full']} full, "
+                     f"{mem['vmcnt_waits_partial']} partial")
+        loop = kernel.get("hot_loop")
         if loop:
-            lines.append(f"  main loop: {loop['instructions']} instructions, {loop['mfma']} MFMA "
-                         f"({100 * loop['mfma_share']:.1f}%)")
+            lines.append(f"  hot loop: {loop['instructions']} instructions, {loop['mfma']} MFMA "
+                         f"({100 * loop['mfma_share']:.1f}%), {loop['global_loads']} global loads "
+                         f"(at most {loop['loads_in_flight']} in flight), {loop['lds_reads']} LDS "
+                         f"reads, vmcnt waits {loop['vmcnt_waits_full']} full / "
+                         f"{loop['vmcnt_waits_partial']} partial")
         mix = kernel["instruction_mix"]
         width = max((len(m) for m in mix), default=0)
         lines += [f"    {m.ljust(width)}  {n:5d}" for m, n in mix.items()]

@@ -30,6 +30,7 @@
 #include "bbx/atom/copy_atom.hpp"
 #include "bbx/tensor/tensor.hpp"
 #include "bbx/algorithm/static_for.hpp"
+#include "bbx/platform.hpp"
 
 namespace bbx {
 
@@ -268,6 +269,24 @@ constexpr word_masks<(M + 31) / 32> chunk_word_masks() {
   return r;
 }
 
+struct no_pred {};
+
+// Whether the predicates of 1-D elements [I0, I0 + V) are one entry of the predicate tensor (one
+// predicate per mode-1+ index, and the chunk inside one of them).
+template <int I0, int V, int N, class P>
+constexpr bool chunk_read_whole_or_none() {
+  if constexpr (std::is_same_v<P, no_pred>) {
+    return false;
+  } else {
+    constexpr int PN = int(decltype(size(std::declval<P const&>()))::value);
+    if constexpr (PN == N) {
+      return V == 1;
+    } else {
+      return I0 / (N / PN) == (I0 + V - 1) / (N / PN);
+    }
+  }
+}
+
 // AND of the predicates of 1-D elements [I0, I0 + V), without short-circuit branches.
 template <int I0, int V, int N, class P>
 BBX_HOST_DEVICE bool pred_chunk_all(P const& p) {
@@ -289,13 +308,17 @@ BBX_HOST_DEVICE bool pred_chunk_all(P const& p) {
   }
 }
 
-struct no_pred {};
-
 // One chunk of V elements of type T moved through a V*sizeof(T)-byte register: read as one access
 // when `wide`, else element by element (only the elements whose predicate holds; a register
 // destination keeps its other elements); then written as one access when `wide`, else element by
 // element under the same predicates.
-template <int V, int I0, int N, bool HasPred, class SIt, class SL, class DIt, class DL, class Pred>
+//
+// `WholeOrNone`: the chunk's predicates are one entry of the predicate tensor and its alignment is
+// static, so `wide` says whether the chunk is read at all. A memory-to-register chunk is then one
+// branch-free conditional load (arch::load_if), which keeps the register destination in
+// registers and lets every load of the copy be in flight at once.
+template <int V, int I0, int N, bool HasPred, bool WholeOrNone, class SIt, class SL, class DIt,
+          class DL, class Pred>
 BBX_HOST_DEVICE void chunk_through_register(SIt const& s, SL const& sl, DIt const& d, DL const& dl,
                                             Pred const& pred, bool wide) {
   using T = std::remove_cv_t<typename SIt::value_type>;
@@ -305,7 +328,12 @@ BBX_HOST_DEVICE void chunk_through_register(SIt const& s, SL const& sl, DIt cons
     else return true;
   };
   VT reg;
-  if (!is_memory_side_v<SIt> || wide) {
+  if constexpr (WholeOrNone && is_memory_side_v<SIt> && !is_memory_side_v<DIt>) {
+    auto p = s + sl(Int<I0>{});
+    if (wide) p.check(sizeof(VT), false);
+    reg = arch::load_if(reinterpret_cast<VT const*>(static_cast<void const*>(p.get())), wide,
+                        read_chunk<V, I0>(d, dl));
+  } else if (!is_memory_side_v<SIt> || wide) {
     reg = read_chunk<V, I0>(s, sl);
   } else {
     T tmp[V];
@@ -355,7 +383,8 @@ BBX_HOST_DEVICE void chunked_copy(Src const& src, Dst& dst, Pred const& pred) {
         // Both ways go through one V-element register: the narrow way fills it (or drains it)
         // element by element, so the values reach (leave) the fragment in one form whichever
         // way ran, instead of the element-wise form doubling the live registers.
-        chunk_through_register<V, I0, N, has_pred>(s, sl, d, dl, pred, wide);
+        constexpr bool whole_or_none = !RuntimeAlignCheck && chunk_read_whole_or_none<I0, V, N, Pred>();
+        chunk_through_register<V, I0, N, has_pred, whole_or_none>(s, sl, d, dl, pred, wide);
         return;
       } else if (wide) {
         move_chunk<V, I0>(s, sl, d, dl);

@@ -250,6 +250,23 @@ BBX_DEVICE T* dynamic_smem() {
   return reinterpret_cast<T*>(bbx_dynamic_smem_);
 }
 
+namespace detail {
+// 64 bytes of zeros in global memory: what load_if reads for a lane whose predicate is off.
+__attribute__((device, aligned(16))) inline unsigned zero_chunk[16] = {};
+}  // namespace detail
+
+// `pred ? *p : old` for one register-sized chunk (up to 64 bytes), without a branch: a lane whose
+// predicate is off reads detail::zero_chunk instead of `p` and keeps `old`. A branch around the
+// load would cost an exec-mask jump and a wait for every vector (s_cbranch_execz, load,
+// s_waitcnt vmcnt(0)); this way all loads of a predicated copy are issued before the first wait.
+template <class VT>
+BBX_DEVICE VT load_if(VT const* p, bool pred, VT old) {
+  static_assert(sizeof(VT) <= sizeof(detail::zero_chunk), "load_if: chunk wider than 64 bytes");
+  VT const* src = pred ? p : reinterpret_cast<VT const*>(detail::zero_chunk);
+  VT loaded = *src;
+  return pred ? loaded : old;
+}
+
 #if defined(BBX_HIP_HEADER_FREE)
 // Without ROCm's device libraries there is no printf runtime (it needs __ockl_printf_*): the
 // header-free build (compile checks only, it cannot run) evaluates and discards the arguments.

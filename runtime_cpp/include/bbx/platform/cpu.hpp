@@ -247,6 +247,12 @@ inline T atomic_min(T* p, T v, std::source_location loc = std::source_location::
   }
   return old;
 }
+// `pred ? *p : old` for one register-sized chunk; `p` is read only when `pred` holds.
+template <class VT>
+inline VT load_if(VT const* p, bool pred, VT old) {
+  if (pred) old = *p;
+  return old;
+}
 // Stores `desired` if *p == expected; returns the old value.
 template <class T>
 inline T atomic_cas(T* p, T expected, T desired,

@@ -160,6 +160,13 @@ BBX_DEVICE T* dynamic_smem() {
   return reinterpret_cast<T*>(bbx_dynamic_smem_);
 }
 
+// `pred ? *p : old` for one register-sized chunk: a predicated load (`@p ld.global`).
+template <class VT>
+BBX_DEVICE VT load_if(VT const* p, bool pred, VT old) {
+  if (pred) old = *p;
+  return old;
+}
+
 using ::printf;
 
 }  // namespace arch

@@ -172,7 +172,7 @@ class Decl:
 
     type: CxxType | None  # None -> auto
     names: tuple[str, ...]
-    init: Expr
+    init: Expr | None  # None: `type name;` (assigned later, on every path)
     maybe_unused: bool = False
     constexpr: bool = False
 
@@ -221,12 +221,19 @@ class For:
     body: tuple[Stmt, ...]
     descending: bool = False
     unroll: str | None = None  # None: no pragma; "": `#pragma unroll`; "4": `#pragma unroll 4`
+    var_type: CxxType | None = None  # None: `int`
+    cond: Expr | None = None  # None: `var < stop` (`var > stop` when descending)
 
 
 @dataclass(frozen=True)
 class While:
     cond: Expr
     body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class Break:
+    """`break;` (leaving a `while (true)` loop whose condition needs statements)."""
 
 
 @dataclass(frozen=True)
@@ -280,6 +287,7 @@ Stmt = (
     | BranchValues
     | For
     | While
+    | Break
     | Return
     | StaticAssert
     | StaticFor

@@ -118,6 +118,9 @@ def _stmt_lines(s: c.Stmt, depth: int, pad: str) -> list[str]:
     if isinstance(s, c.Decl):
         prefix = "[[maybe_unused]] " if s.maybe_unused else ""
         prefix += "constexpr " if s.constexpr else ""
+        if s.init is None:
+            assert s.type is not None and len(s.names) == 1, s
+            return [f"{pad}{prefix}{type_text(s.type)} {s.names[0]};"]
         if len(s.names) > 1:
             return [f"{pad}{prefix}auto [{', '.join(s.names)}] = {expr_text(s.init)};"]
         t = "auto" if s.type is None else type_text(s.type)
@@ -128,6 +131,8 @@ def _stmt_lines(s: c.Stmt, depth: int, pad: str) -> list[str]:
         return [f"{pad}{expr_text(s.expr)};"]
     if isinstance(s, c.Assign):
         return [f"{pad}{expr_text(s.target)} {s.op} {expr_text(s.value)};"]
+    if isinstance(s, c.Break):
+        return [f"{pad}break;"]
     if isinstance(s, c.Return):
         return [f"{pad}return;" if s.value is None else f"{pad}return {expr_text(s.value)};"]
     if isinstance(s, c.StaticAssert):
@@ -144,9 +149,9 @@ def _stmt_lines(s: c.Stmt, depth: int, pad: str) -> list[str]:
             step = f"--{s.var}" if s.descending else f"++{s.var}"
         else:
             step = f"{s.var} += {expr_text(s.step)}"
-        head = (
-            f"for (int {s.var} = {expr_text(s.start)}; {s.var} {cmp} {_wrap(s.stop, 10)}; {step})"
-        )
+        var_type = "int" if s.var_type is None else type_text(s.var_type)
+        cond = f"{s.var} {cmp} {_wrap(s.stop, 10)}" if s.cond is None else expr_text(s.cond)
+        head = f"for ({var_type} {s.var} = {expr_text(s.start)}; {cond}; {step})"
         return [*lines, f"{pad}{head} {{", *_block(s.body, depth + 1), f"{pad}}}"]
     if isinstance(s, c.While):
         return [f"{pad}while ({expr_text(s.cond)}) {{", *_block(s.body, depth + 1), f"{pad}}}"]

@@ -83,6 +83,15 @@ BBX_HOST_DEVICE T tanh(T x) {
 // Scalar `abs`, `min`, `max` come from bbx/layout/integer.hpp (generic templates that also serve
 // floats and the 16-bit floats); Value overloads live in bbx/tensor/value.hpp.
 
+// `a // b` of the DSL's signed integers (arith.floordivsi): the quotient rounded toward negative
+// infinity, as in Python (C++ `/` rounds toward zero). `%` stays C++'s (the DSL's arith.remsi).
+template <class T>
+  requires(std::is_integral_v<T> && std::is_signed_v<T>)
+BBX_HOST_DEVICE constexpr T floordiv(T a, T b) {
+  const T q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? T(q - 1) : q;
+}
+
 }  // namespace bbx
 
 #undef BBX_MATHFN

@@ -1,0 +1,129 @@
+"""`trace_function`: one specialization of a jit function, as a C++ function.
+
+The function's source is rewritten by the preprocessor (`bbx.preprocess`), then called with the
+given arguments: static values as they are (Python numbers, DSL objects, `Int32(5)`), and
+`dynamic(Int32)` for each run-time parameter, which becomes a C++ parameter named after the
+Python one. What the call does with run-time values is the body of the C++ function; its return
+value (a number, or nothing) is the C++ function's.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..cxx import ast as c
+from ..cxx.printer import function_text
+from ..preprocess.loader import function_definition, raw_function, rewrite_function
+from ..preprocess.rewrite import PreprocessError
+from . import control
+from .context import TraceContext, activate, python_line_comment
+from .errors import TraceError, from_exception, trace_error
+from .scalar import Numeric, as_numeric
+
+
+@dataclass(frozen=True)
+class Dynamic:
+    """A run-time argument of a numeric type (a C++ parameter)."""
+
+    dtype: type[Numeric]
+
+
+def dynamic(dtype: type[Numeric]) -> Dynamic:
+    """The run-time argument of type `dtype` (`trace_function(f, [dynamic(Int32), 4])`)."""
+    return Dynamic(dtype)
+
+
+@dataclass
+class TracedFunction:
+    """One traced specialization."""
+
+    function: c.Function
+    #: (Python parameter, C++ parameter, type) of each run-time parameter, in order.
+    params: list[tuple[str, str, type[Numeric]]] = field(default_factory=list)
+    #: What the Python function returned (run-time values refer to the trace).
+    result: Any = None
+
+    @property
+    def text(self) -> str:
+        return function_text(self.function)
+
+
+def trace_function(fn: Any, args: tuple[Any, ...] | list[Any] = (),
+                   kwargs: dict[str, Any] | None = None, *, name: str | None = None,
+                   space: str = "BBX_HOST_DEVICE", static_ranges: str = "unroll",
+                   ) -> TracedFunction:
+    """Traces `fn(*args, **kwargs)` (run-time arguments as `dynamic(T)`) into a C++ function.
+    Errors are `TraceError`s located at the user's line.
+
+    `static_ranges`: what `for i in range(n)` does when `n` is a Python value: "unroll" (Python
+    runs it, DESIGN.md) or "loop" (a C++ loop, as NVIDIA's DSL, which documents `range` as
+    "always a loop in the generated IR")."""
+    if static_ranges not in ("unroll", "loop"):
+        raise ValueError(f"static_ranges must be 'unroll' or 'loop', not {static_ranges!r}")
+    raw = raw_function(fn)
+    if inspect.ismethod(fn):
+        args = (fn.__self__, *args)
+    try:
+        rewritten = rewrite_function(raw, control)
+        definition = function_definition(raw)
+    except PreprocessError as e:
+        d = e.diagnostic
+        raise TraceError(d) from e
+    signature = inspect.signature(raw)
+    bound = signature.bind(*args, **(kwargs or {}))
+    bound.apply_defaults()
+    ctx = TraceContext(name or raw.__name__)
+    ctx.static_ranges = static_ranges
+    node = definition.node
+    ctx.entry = (definition.path, node.lineno if not node.decorator_list else min(
+        d.lineno for d in node.decorator_list), node.end_lineno or node.lineno)
+    params: list[tuple[str, str, type[Numeric]]] = []
+    cparams: list[c.Param] = []
+    with activate(ctx):
+        for pname, value in bound.arguments.items():
+            if isinstance(value, Dynamic):
+                cname = ctx.names.fresh(pname)
+                assert value.dtype.bbx_row is not None
+                cparams.append(c.Param(c.Type(value.dtype.bbx_row.cxx), cname))
+                params.append((pname, cname, value.dtype))
+                bound.arguments[pname] = value.dtype.run_time(c.Id(cname))
+        try:
+            result = rewritten(*bound.args, **bound.kwargs)
+            return_type = _emit_return(ctx, result, definition.path, node.lineno)
+        except TraceError:
+            raise
+        except PreprocessError as e:
+            raise TraceError(e.diagnostic) from e
+        except Exception as e:  # user code raised while tracing
+            raise from_exception(e) from e
+    comments = list(python_line_comment(definition.path, node.lineno))
+    function = c.Function(name=ctx.names.fresh(name or raw.__name__), template_params=[],
+                          space=space, return_type=return_type, params=cparams,
+                          body=list(ctx.root.stmts), comments=comments)
+    return TracedFunction(function, params, result)
+
+
+def _emit_return(ctx: TraceContext, result: Any, path: str, line: int) -> str:
+    if result is None:
+        return "void"
+    loc = ctx.return_loc or (path, line, 1)
+    try:
+        if isinstance(result, control.Unavailable):
+            result.bbx_unavailable()
+        if isinstance(result, (Numeric, bool, int, float)):
+            ctx.emit(c.Return(as_numeric(result).expr()), loc)
+            return "auto"
+        if type(result) is tuple and all(isinstance(r, (Numeric, bool, int, float))
+                                         for r in result):
+            parts = tuple(as_numeric(r).expr() for r in result)
+            ctx.emit(c.Return(c.Call(c.Id("make_tuple"), parts)), loc)
+            return "auto"
+    except TraceError as e:  # raised by bbx with no user frame left: at the `return`
+        d = e.diagnostic
+        raise TraceError(replace(d, path=loc[0], line=loc[1], col=loc[2])) from e
+    raise trace_error("return-type",
+                      f"the jit function returns a {type(result).__name__}",
+                      "a traced function returns run-time numbers (or a tuple of them) or "
+                      "nothing", loc=loc)

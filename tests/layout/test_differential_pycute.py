@@ -11,6 +11,11 @@ algorithm on static values — except the strides of size-1 modes, which CuTe's 
 keeps (coalesce_x) where pycute's zeroes them. Dynamic results may keep extra modes (decisions
 on run-time values cannot change types), so only their function is compared.
 
+Where CuTe's C++ differs from pycute, the oracle follows CuTe (the headers do): right_inverse
+skips a mode that does not continue the inverse, left_inverse is CuTe's construction,
+composition with a tiler drops the modes the tiler does not reach, and blocked/raked products are
+zipped without coalescing (the oracles for these are written below over pycute's layouts).
+
 The generated source is split into several translation units compiled in parallel at -O0.
 """
 
@@ -34,11 +39,9 @@ from pycute import (  # noqa: E402  # noqa: E402
     crd2idx,
     flatten,
     idx2crd,
-    left_inverse,
     logical_divide,
     logical_product,
     make_layout,
-    right_inverse,
     tiled_divide,
     tiled_product,
     zipped_divide,
@@ -191,7 +194,54 @@ def _interleaved_product(a, b, raked):
     lp = logical_product(_append_layout(a, r), _append_layout(b, r))
     l0, l1 = lp[0], lp[1]
     modes = [make_layout(l1[i], l0[i]) if raked else make_layout(l0[i], l1[i]) for i in range(r)]
-    return coalesce(make_layout(modes), tuple(1 for _ in range(r)))
+    return make_layout(modes)  # CuTe zips the halves (no coalescing)
+
+
+def _prefix_products(shapes) -> list[int]:
+    out = [1]
+    for x in shapes:
+        out.append(out[-1] * x)
+    return out
+
+
+def _coalesced_modes(layout) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    c = coalesce(layout)
+    sh, st = flatten(c.shape), flatten(c.stride)
+    return (sh, st) if is_tuple(sh) else ((sh,), (st,))
+
+
+def cute_right_inverse(layout):
+    """CuTe's right_inverse (include/cute/layout.hpp) over pycute layouts: the coalesced modes by
+    stride (stable); a mode that does not continue the inverse is skipped (pycute stops)."""
+    shapes, strides = _coalesced_modes(layout)
+    pre = _prefix_products(shapes)
+    rs, rd, cur = [1], [0], 1
+    for i in sorted(range(len(shapes)), key=lambda i: strides[i]):
+        if strides[i] == cur:
+            rs.append(shapes[i])
+            rd.append(pre[i])
+            cur = shapes[i] * strides[i]
+    return coalesce(Layout(tuple(rs), tuple(rd)))
+
+
+def cute_left_inverse(layout):
+    """CuTe's left_inverse over pycute layouts (pycute's is right_inverse((L, complement(L))))."""
+    shapes, strides = _coalesced_modes(layout)
+    pre = _prefix_products(shapes)
+    order = sorted(range(len(shapes)), key=lambda i: strides[i])
+    rs: list[int] = []
+    rd = [0]
+    for i in order:
+        if strides[i] == 0:
+            continue
+        n = 1
+        for x in rs:
+            n *= x
+        if strides[i] % n != 0:
+            raise Invalid("left inverse divisibility")
+        rs.append(strides[i] // n)
+        rd.append(pre[i])
+    return coalesce(Layout((*rs, shapes[order[-1]]), tuple(rd)))
 
 
 def py_blocked_product(a, b):
@@ -298,18 +348,19 @@ def make_case(rng: random.Random, op: str):
     if op == "composition_tiler":
         a = rand_layout(rng, rng.choice(PROFILES[1:]))
         t = rand_tiler(rng, a)
-        return (a, t), _checked_composition(a, t)
+        r = _checked_composition(a, t)
+        return (a, t), make_layout(r[i] for i in range(len(t)))  # CuTe drops unreached modes
     if op == "complement":
         a = rand_layout(rng)
         n = rng.choice([1, a.size(), a.cosize(), 2 * a.cosize(), a.cosize() + rng.randint(0, 16)])
         return (a, n), _checked_complement(a, n)
     if op == "right_inverse":
         a = rand_layout(rng)
-        return (a,), right_inverse(a)
+        return (a,), cute_right_inverse(a)
     if op == "left_inverse":
         a = rand_layout(rng)
         _checked_complement(a)
-        return (a,), left_inverse(a)
+        return (a,), cute_left_inverse(a)
     if op in ("logical_divide", "zipped_divide", "tiled_divide", "flat_divide"):
         a = rand_layout(rng, rng.choice(PROFILES[1:]) if rng.random() < 0.8 else "i")
         t = rand_tiler(rng, a) if rng.random() < 0.7 else rand_tile_layout(rng, a.size())
@@ -456,11 +507,22 @@ class Emitter:
         return "make_tile(" + ", ".join(self.tiler(x) for x in t) + ")"
 
 
+def _leaves(t) -> list[int]:
+    return [x for e in t for x in _leaves(e)] if is_tuple(t) else [t]
+
+
 def case_body(op: str, args, em: Emitter) -> str:
     """C++ statements writing the case's result to the sink `s`. A static layout result is
     written as its printout only (exact equality with pycute's str() implies the same function);
     a dynamic one as `str|size|values`."""
     emit = "emit_layout" if not em.static else "detail::format_to"
+    if op == "left_inverse" and not em.static:
+        # needs static strides (CuTe); shapes at run time unless a mode has shape 1 (which only
+        # a static shape lets coalescing drop)
+        a = args[0]
+        shape = Emitter._type(a.shape) + "{}" if 1 in _leaves(a.shape) else em.tup(a.shape)
+        lay = f"make_layout({shape}, {Emitter._type(a.stride)}{{}})"
+        return f"{emit}(s, left_inverse({lay}));"
     if op in ("coalesce", "right_inverse", "left_inverse"):
         return f"{emit}(s, {op}({em.layout(args[0])}));"
     if op == "coalesce_modes":

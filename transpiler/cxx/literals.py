@@ -9,7 +9,10 @@ NAMED_INTS = frozenset({*range(33), 64, 128, 256})
 
 
 def static_int(n: int) -> c.Expr:
-    """A static integer value: `_4{}`, `Int<100>{}`, `-_1{}`."""
+    """A static integer value: `_4{}`, `Int<100>{}`, `-_1{}`; its type is `static_int_type(n)`
+    (64-bit only where the value does not fit `int`)."""
+    if n == -(2**31):  # fits `int`, but its negation does not: `Int<...>`, as the type spelling
+        return c.Construct(c.Type("Int", (c.Lit(str(n)),)))
     if n < 0:
         return c.Unary("-", static_int(-n))
     if n in NAMED_INTS:

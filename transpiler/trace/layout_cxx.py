@@ -53,8 +53,6 @@ def leaf_type(x: Any) -> c.CxxType:
 def leaf_value(x: Any) -> c.Expr:
     if is_static_int(x):
         _check_width(x)
-        if x == -(2**31):  # an `int` (as its type spelling), not the negation of a 64-bit 2^31
-            return c.Construct(c.Type("Int", (c.Lit(str(x)),)))
         return static_int(x)
     if isinstance(x, SpelledDynamic):
         return x.cxx_expr()

@@ -2,7 +2,10 @@
 //
 // B may be a layout, an integer n (== n:1), `_` (A unchanged) or a tiler: a tuple whose element i
 // (layout / integer / `_` / nested tuple) is composed with mode i of A. The result has B's shape
-// (for a tiler: A's modes replaced) and follows pycute's algorithm. For an A of static shape (or
+// (for a tiler: one mode per tiler element; modes of A past the tiler are dropped, as CuTe) and
+// follows CuTe's composition_impl, with the stride divisibility rule of the Python algebra
+// (transpiler/trace/layout_compose.py): CuTe's weak condition, and where neither B's stride nor
+// A's mode shape divides the other, all of B's rest must fit in that mode. For an A of static shape (or
 // with a single flat mode) it works on types, as CuTe does: shape-1 modes are dropped and modes
 // merged only where that is static, so dynamic strides (a tensor's) keep the result's shape
 // static. For an A with several flat modes and a dynamic extent, each rank-1 piece of B is
@@ -20,14 +23,14 @@ template <class A, class B>
 BBX_HOST_DEVICE constexpr auto composition(A const& a, B const& b);
 
 namespace detail {
-// Safe run-time division for a possibly-zero dynamic stride (a zero stride yields 0).
+// ceil(x / y) for a stride y that may be a run-time zero (then 1: a zero stride stays in place).
 template <class X, class Y>
-BBX_HOST_DEVICE constexpr auto div_or_zero(X const& x, Y const& y) {
+BBX_HOST_DEVICE constexpr auto ceil_div_or_one(X const& x, Y const& y) {
   if constexpr (is_C_v<Y>) {
-    return x / y;
+    return ceil_div(x, y);
   } else {
     using R = dynamic_t<X, Y>;
-    return y == 0 ? R(0) : R(x / y);
+    return y == 0 ? R(1) : R(ceil_div(x, y));
   }
 }
 
@@ -72,20 +75,24 @@ BBX_HOST_DEVICE constexpr auto composition_rank1_dynamic(Layout<AS, AD> const& a
   } else {
     int k = 0;
     for (int j = 0; j + 1 < m; ++j) {
+      // CuTe's composition_impl step, with the Python algebra's rule where neither the stride
+      // nor the mode shape divides the other (all of B's rest must fit in the mode).
       T c = cs[j];
-      BBX_ASSERT(rest_shape == 1 || c % rest_stride == 0 || rest_stride % c == 0,
-                 "composition: stride divisibility condition violated");
-      T q = c / rest_stride;
-      T new_shape = q < 1 ? T(1) : q;
-      new_shape = new_shape < rest_shape ? new_shape : rest_shape;
-      BBX_ASSERT(rest_shape % new_shape == 0, "composition: shape divisibility condition violated");
-      if (new_shape != 1) {
+      T abs_stride = rest_stride < 0 ? -rest_stride : rest_stride;
+      T sign = rest_stride < 0 ? T(-1) : T(1);
+      T next_shape = (c + abs_stride - 1) / abs_stride;
+      T next_stride = (abs_stride + c - 1) / c * sign;
+      if (next_shape != 1 && rest_shape != 1) {
+        T new_shape = next_shape < rest_shape ? next_shape : rest_shape;
+        BBX_ASSERT(abs_stride % c == 0 || c % abs_stride == 0 || new_shape == rest_shape,
+                   "composition: stride divisibility condition violated");
+        BBX_ASSERT(rest_shape % new_shape == 0, "composition: shape divisibility condition violated");
         rs[k] = new_shape;
         rd[k] = rest_stride * cd[j];
         ++k;
+        rest_shape = rest_shape / new_shape;
       }
-      rest_shape = rest_shape / new_shape;
-      rest_stride = (rest_stride + c - 1) / c;
+      rest_stride = next_stride;
     }
     if (rest_shape != 1 || k == 0) {
       rs[k] = rest_shape;
@@ -117,34 +124,56 @@ BBX_HOST_DEVICE constexpr auto composition_rank1(Layout<AS, AD> const& a, BS con
                     auto const& rest_stride = get<3>(acc);
                     using CS = std::remove_cvref_t<decltype(cs)>;
                     using RST = std::remove_cvref_t<decltype(rest_stride)>;
-                    if constexpr (is_C_v<CS> && is_C_v<RST>) {
-                      static_assert(RST::value != 0 &&
-                                        (CS::value % RST::value == 0 || RST::value % CS::value == 0),
-                                    "composition: stride divisibility condition violated "
-                                    "(a mode shape of A and the stride of B do not divide one another)");
-                    } else {
-                      BBX_ASSERT(rest_shape == 1 || rest_stride == 0 || cs % rest_stride == 0 ||
-                                     rest_stride % cs == 0,
-                                 "composition: stride divisibility condition violated");
-                    }
-                    auto new_shape = min(max(_1{}, div_or_zero(cs, rest_stride)), rest_shape);
-                    using NS = std::remove_cvref_t<decltype(new_shape)>;
                     using RS = std::remove_cvref_t<decltype(rest_shape)>;
-                    if constexpr (is_C_v<NS> && is_C_v<RS>) {
-                      static_assert(RS::value % NS::value == 0,
-                                    "composition: shape divisibility condition violated "
-                                    "(B's extent does not split evenly over A's modes)");
-                    } else {
-                      BBX_ASSERT(rest_shape % new_shape == 0,
-                                 "composition: shape divisibility condition violated");
+                    // CuTe's (weak) stride divisibility condition, checked where it is static.
+                    if constexpr (is_C_v<CS> && is_C_v<RST>) {
+                      static_assert(RST::value % CS::value == 0 || RST::value < CS::value,
+                                    "composition: stride divisibility condition violated "
+                                    "(B's stride is neither a multiple of nor less than a mode "
+                                    "shape of A)");
                     }
-                    auto next_shape = rest_shape / new_shape;
-                    auto next_stride = ceil_div(rest_stride, cs);
-                    if constexpr (is_constant_v<1, NS>) {
-                      return make_tuple(get<0>(acc), get<1>(acc), next_shape, next_stride);
+                    // next shape: ceil(shape / |stride|); next stride: ceil(|stride| / shape)
+                    auto abs_stride = abs(rest_stride);
+                    auto next_shape = ceil_div_or_one(cs, abs_stride);
+                    auto next_stride = ceil_div(abs_stride, cs) * signum(rest_stride);
+                    using NXS = std::remove_cvref_t<decltype(next_shape)>;
+                    if constexpr (is_constant_v<1, NXS> || is_constant_v<1, RS>) {
+                      return make_tuple(get<0>(acc), get<1>(acc), rest_shape, next_stride);
                     } else {
+                      auto new_shape = min(next_shape, rest_shape);
+                      using NS = std::remove_cvref_t<decltype(new_shape)>;
+                      // Where neither the stride nor the mode shape divides the other, CuTe's
+                      // weak condition admits layouts it builds wrongly; the composition is
+                      // exact only when all of B's rest fits in this mode (the Python algebra's
+                      // rule, transpiler/trace/layout_compose.py).
+                      if constexpr (is_C_v<CS> && is_C_v<RST>) {
+                        if constexpr (RST::value % CS::value != 0 && CS::value % RST::value != 0) {
+                          if constexpr (is_C_v<RS>) {
+                            static_assert(NS::value == RS::value,
+                                          "composition: stride divisibility condition violated "
+                                          "(B's stride does not divide a mode shape of A, and B's "
+                                          "extent does not fit in that mode)");
+                          } else {
+                            BBX_ASSERT(new_shape == rest_shape,
+                                       "composition: stride divisibility condition violated");
+                          }
+                        }
+                      } else {
+                        BBX_ASSERT(rest_stride == 0 || abs_stride % cs == 0 || cs % abs_stride == 0 ||
+                                       new_shape == rest_shape,
+                                   "composition: stride divisibility condition violated");
+                      }
+                      if constexpr (is_C_v<NS> && is_C_v<RS>) {
+                        static_assert(RS::value % NS::value == 0,
+                                      "composition: shape divisibility condition violated "
+                                      "(B's extent does not split evenly over A's modes)");
+                      } else {
+                        BBX_ASSERT(rest_shape % new_shape == 0,
+                                   "composition: shape divisibility condition violated");
+                      }
                       return make_tuple(append(get<0>(acc), new_shape),
-                                        append(get<1>(acc), rest_stride * cd), next_shape, next_stride);
+                                        append(get<1>(acc), rest_stride * cd), rest_shape / new_shape,
+                                        next_stride);
                     }
                   });
     auto const& rs = get<0>(r);
@@ -197,15 +226,11 @@ BBX_HOST_DEVICE constexpr auto composition(A const& a, B const& b) {
       constexpr int R = rank_v<typename A::shape_type>;
       constexpr int RB = int(tuple_size_v<B>);
       static_assert(RB <= R, "composition: the tiler has a larger rank than the layout");
+      // the modes of A that the tiler does not reach are dropped (CuTe): the result has the
+      // tiler's rank
       return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
-        return make_layout_from_tuple(make_tuple([&] {
-          if constexpr (int(Is) < RB) {
-            return composition(layout<int(Is)>(a), get<Is>(b));
-          } else {
-            return layout<int(Is)>(a);
-          }
-        }()...));
-      }(std::make_index_sequence<std::size_t(R)>{});
+        return make_layout_from_tuple(make_tuple(composition(layout<int(Is)>(a), get<Is>(b))...));
+      }(std::make_index_sequence<std::size_t(RB)>{});
     } else {
       static_assert(is_integral_v<B>, "composition: the right operand must be a layout, an integer, _ or a tiler");
       return detail::composition_layout(a, make_layout(b));

@@ -253,7 +253,8 @@ BBX_HOST_DEVICE constexpr auto ceil_div(A const& a, B const& b) {
   }
 }
 
-// shape_div(a, b): a / b where one must divide the other (a / b, or 1 when b is a multiple of a).
+// shape_div(a, b): a / b where one must divide the other, as CuTe: (a + b - 1) / b (so 1 when b
+// is a positive multiple of a positive a).
 // A tuple `a` divided by an integer consumes b from the left (column-major).
 template <class A, class B>
 BBX_HOST_DEVICE constexpr auto shape_div(A const& a, B const& b) {
@@ -274,15 +275,12 @@ BBX_HOST_DEVICE constexpr auto shape_div(A const& a, B const& b) {
     static_assert(B::value != 0, "shape_div: division by a static zero");
     static_assert(A::value % B::value == 0 || B::value % A::value == 0,
                   "shape_div: static operands do not divide one another");
-    return C<(A::value / B::value != 0 ? A::value / B::value
-                                       : int((A::value > 0) - (A::value < 0)) *
-                                             int((B::value > 0) - (B::value < 0)))>{};
+    return C<(A::value + B::value - 1) / B::value>{};  // CuTe: (a + b - 1) / b
   } else {
     BBX_ASSERT(b != 0 && (a % b == 0 || b % a == 0),
                "shape_div: operands do not divide one another");
     using R = dynamic_t<A, B>;
-    R q = R(a) / R(b);
-    return q != 0 ? q : R(signum(a) * signum(b));
+    return R((R(a) + R(b) - 1) / R(b));
   }
 }
 

@@ -203,37 +203,53 @@ BBX_HOST_DEVICE constexpr auto make_layout_from_tuple(tuple<Ls...> const& ls) {
                      transform(ls, [](auto const& l) { return l.stride(); }));
 }
 
+namespace detail {
+// product_like(shape, order): shape reduced to order's profile (each order leaf: the product of
+// its sub-shape).
+template <class S, class O>
+BBX_HOST_DEVICE constexpr auto product_like(S const& s, O const& o) {
+  if constexpr (is_tuple_v<O>) {
+    return transform(s, o, [](auto const& x, auto const& y) { return product_like(x, y); });
+  } else {
+    return product(s);
+  }
+}
+// CuTe's compact_order: an order leaf over a sub-shape makes it compact column-major, starting at
+// the product of the (reduced) shapes whose order value is strictly less (equal orders start at
+// the same stride).
+template <class S, class O, class RefShape, class RefOrder>
+BBX_HOST_DEVICE constexpr auto compact_order(S const& s, O const& o, RefShape const& ref_shape,
+                                             RefOrder const& ref_order) {
+  if constexpr (is_tuple_v<O>) {
+    static_assert(tuple_size_v<S> == tuple_size_v<O>, "make_ordered_layout: rank of shape and order differ");
+    return transform(s, o, [&](auto const& x, auto const& y) { return compact_order(x, y, ref_shape, ref_order); });
+  } else {
+    auto start = [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+      return (_1{} * ... * [&] {
+        if constexpr (tuple_element_t<Is, RefOrder>::value < O::value) {
+          return get<Is>(ref_shape);
+        } else {
+          return _1{};
+        }
+      }());
+    }(std::make_index_sequence<tuple_size_v<RefOrder>>{});
+    return compact_col_major(s, start);
+  }
+}
+}  // namespace detail
+
 // make_ordered_layout(shape, order): compact strides where the mode with the smallest order value
-// is fastest (ties: the left mode first). `order` is static and congruent to `shape`.
+// is fastest (CuTe's compact_order: equal order values start at the same stride; an order leaf
+// over a sub-shape makes that sub-shape compact column-major). `order` is static and weakly
+// congruent to `shape`.
 template <class Shape, class Order>
 BBX_HOST_DEVICE constexpr auto make_ordered_layout(Shape const& shape, Order const& order) {
   static_assert(is_static_v<Order>, "make_ordered_layout: the order must be static");
-  static_assert(decltype(congruent(shape, order))::value || !is_tuple_v<Shape>,
-                "make_ordered_layout: shape and order are not congruent");
-  if constexpr (!is_tuple_v<Shape>) {
-    return make_layout(shape, _1{});
-  } else {
-    auto fs = flatten_to_tuple(shape);
-    using FO = decltype(flatten_to_tuple(order));
-    constexpr std::size_t R = tuple_size_v<decltype(fs)>;
-    auto fd = [&]<std::size_t... Is>(std::index_sequence<Is...>) {
-      return make_tuple([&]<std::size_t I>(std::integral_constant<std::size_t, I>) {
-        // product of the modes that come before mode I in the order
-        return fold(bbx::make_tuple(std::integral_constant<std::size_t, Is>{}...), _1{},
-                    [&](auto const& acc, auto j) {
-                      constexpr std::size_t J = decltype(j)::value;
-                      constexpr auto oi = tuple_element_t<I, FO>::value;
-                      constexpr auto oj = tuple_element_t<J, FO>::value;
-                      if constexpr (oj < oi || (oj == oi && J < I)) {
-                        return acc * get<J>(fs);
-                      } else {
-                        return acc;
-                      }
-                    });
-      }(std::integral_constant<std::size_t, Is>{})...);
-    }(std::make_index_sequence<R>{});
-    return make_layout(shape, unflatten(fd, shape));
-  }
+  static_assert(decltype(weakly_congruent(order, shape))::value,
+                "make_ordered_layout: the order is not weakly congruent to the shape");
+  auto ref_shape = flatten_to_tuple(detail::product_like(shape, order));
+  using RefOrder = decltype(flatten_to_tuple(order));
+  return make_layout(shape, detail::compact_order(shape, order, ref_shape, RefOrder{}));
 }
 
 // ---- queries ----------------------------------------------------------------------------------

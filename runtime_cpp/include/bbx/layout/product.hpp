@@ -3,7 +3,7 @@
 //
 // logical_product(A, B) == (A, composition(complement(A, size(A) * cosize(B)), B)): B repeats A.
 // blocked_product / raked_product interleave the modes of A and B: ((A0,B0),(A1,B1),...) resp.
-// ((B0,A0),(B1,A1),...), each mode coalesced.
+// ((B0,A0),(B1,A1),...), zipped as CuTe (not coalesced: the DSL user sees that shape).
 #pragma once
 
 #include "divide.hpp"
@@ -68,14 +68,14 @@ BBX_HOST_DEVICE constexpr auto interleaved_product(A const& a, B const& b) {
   auto l0 = layout<0>(r);
   auto l1 = layout<1>(r);
   return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
-    auto zipped = make_layout_from_tuple(make_tuple([&] {
+    // CuTe zips the two halves mode by mode and keeps that shape (no coalescing)
+    return make_layout_from_tuple(make_tuple([&] {
       if constexpr (Raked) {
         return make_layout(layout<int(Is)>(l1), layout<int(Is)>(l0));
       } else {
         return make_layout(layout<int(Is)>(l0), layout<int(Is)>(l1));
       }
     }()...));
-    return coalesce(zipped, make_tuple((void(Is), _1{})...));
   }(std::make_index_sequence<std::size_t(R)>{});
 }
 }  // namespace detail

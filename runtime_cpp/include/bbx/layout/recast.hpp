@@ -41,9 +41,16 @@ BBX_HOST_DEVICE constexpr auto upcast(S const& shape, D const& stride) {
         shape, stride, [](auto const& s, auto const& d) { return upcast<N>(s, d); });
   } else if constexpr (is_constant_v<0, D>) {
     return make_layout(shape, stride);
+  } else if constexpr (is_C_v<D>) {
+    // CuTe: shape / ceil(N / |stride|) rounded up, stride / N rounded away from zero
+    static_assert(D::value % N == 0 || N % D::value == 0,
+                  "upcast: divisibility condition violated (the stride and N do not divide one another)");
+    return make_layout(ceil_div(shape, ceil_div(Int<N>{}, abs(stride))),
+                       signum(stride) * ceil_div(abs(stride), Int<N>{}));
   } else {
-    return make_layout(shape_div(shape, shape_div(Int<N>{}, abs(stride))),
-                       shape_div(stride, Int<N>{}));
+    // a run-time stride is taken to be a multiple of N (CuTe's safe_div)
+    BBX_ASSERT(stride % N == 0, "upcast: a run-time stride is not a multiple of N");
+    return make_layout(shape, stride / Int<N>{});
   }
 }
 template <int N, class S, class D>

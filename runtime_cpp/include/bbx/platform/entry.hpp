@@ -74,7 +74,10 @@ struct SimUnbounded {
 };
 // Ctrl-C: the launcher hands the specialization the flag its SIGINT handler sets (see
 // bbx::sim::detail::interrupt_flag).
-inline void set_interrupt_flag(const volatile std::sig_atomic_t* flag) { sim::detail::interrupt_flag = flag; }
+inline void set_interrupt_flag(const volatile std::sig_atomic_t* flag, void (*arm)()) {
+  sim::detail::interrupt_flag = flag;
+  sim::detail::interrupt_arm = arm;
+}
 #else
 struct SimSpan {
   SimSpan(const void*, std::int64_t) {}

@@ -284,9 +284,13 @@ inline thread_local Thread* tl_thread = nullptr;
 
 // Ctrl-C: the host that runs launches (bbx's launcher module) owns a flag that its SIGINT handler
 // sets while a launch is in flight, and hands its address to the specialization once
-// (bbx_spec_set_interrupt, bbx/platform/entry.hpp). The simulator polls it between blocks and
-// at every fiber switch, and stops the launch with an "interrupted" error when it is set.
+// (bbx_spec_set_interrupt, bbx/platform/entry.hpp), with `interrupt_arm`, which a launch of a
+// non-empty grid calls first (it makes sure the handler is installed). The simulator polls the
+// flag between blocks and at every fiber switch, and stops the launch with an "interrupted"
+// error when it is set. (A thread that runs long without a barrier or collective is stopped
+// when it ends.)
 inline const volatile std::sig_atomic_t* interrupt_flag = nullptr;
+inline void (*interrupt_arm)() = nullptr;
 inline bool interrupted() {
   const volatile std::sig_atomic_t* f = interrupt_flag;
   return f != nullptr && *f != 0;
@@ -734,6 +738,7 @@ BBX_SIM_FN void run_grid(void (*invoke)(const void*), const void* payload, dim3 
     throw SimError("bbx sim: launch rejected: block " + dim_str(block) + " has " +
                    std::to_string(block.volume()) + " threads (at most 1024)");
   if (grid.volume() == 0) return;  // an empty problem: nothing runs (as on every target)
+  if (interrupt_arm != nullptr) interrupt_arm();
   if (smem_bytes > cfg.lds_bytes)
     throw SimError("bbx sim: launch rejected: dynamic shared memory of " +
                    std::to_string(smem_bytes) + " bytes exceeds the LDS of " + cfg.arch + " (" +

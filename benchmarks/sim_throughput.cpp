@@ -2,13 +2,18 @@
 //   elementwise: y = a*x + y over 1M floats, 256 threads per block (4096 blocks, no barriers)
 //   barriers:    64 sync_threads per block x 1024 blocks x 256 threads, touching shared memory
 //   shuffles:    32-wide xor reductions, 256K threads
+//   tensor elementwise / vectors: the elementwise kernel over bbx tensors (element accesses, and
+//                16-byte autovec_copy vectors) with the tensors' spans registered as a
+//                specialization's entry point registers them (bbx::abi::SimSpan): what the
+//                simulator's global bounds check costs generated code
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
 
-#include "bbx/platform.hpp"
+#include "bbx/bbx.hpp"
+#include "bbx/platform/entry.hpp"
 
 using namespace bbx;
 
@@ -35,6 +40,23 @@ void shuffles(float* out) {
   out[g] = v;
 }
 
+template <class TX, class TY>
+void axpy_tensor(TX x, TY y, float a, int n) {
+  const int g = arch::block_idx().x * arch::block_dim().x + arch::thread_idx().x;
+  if (g < n) y(g) = a * x(g) + y(g);
+}
+// each thread: 4 consecutive floats as one 16-byte vector in and out
+template <class TX, class TY>
+void copy4_tensor(TX x, TY y, int n) {
+  const int g = arch::block_idx().x * arch::block_dim().x + arch::thread_idx().x;
+  if (g * 4 < n) {
+    auto r = make_rmem_tensor<float>(make_layout(make_shape(_4{})));
+    autovec_copy(local_tile(x, make_shape(_4{}), make_coord(g)), r);
+    r(0) = r(0) + 1.0f;
+    autovec_copy(r, local_tile(y, make_shape(_4{}), make_coord(g)));
+  }
+}
+
 static double now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
@@ -49,6 +71,23 @@ int main(int argc, char** argv) {
     launch(axpy, dim3((n + 255) / 256), dim3(256), 0, Stream{}, x.data(), y.data(), 3.0f, n);
     double t1 = now();
     std::printf("elementwise 1M (4096 blocks x 256): %.3f s  [%s]\n", t1 - t0, y[n - 1] == 5.0f ? "ok" : "WRONG");
+  }
+  if (all || !std::strcmp(which, "tensor")) {
+    const int n = 1 << 20;
+    std::vector<float> x(n, 1.0f), y(n, 2.0f);
+    const bbx::abi::SimSpan sx(x.data(), n * 4), sy(y.data(), n * 4);
+    auto tx = make_tensor(make_gmem_ptr<16>(x.data()), make_layout(make_shape(n)));
+    auto ty = make_tensor(make_gmem_ptr<16>(y.data()), make_layout(make_shape(n)));
+    double t0 = now();
+    for (int rep = 0; rep < 4; ++rep)
+      launch(axpy_tensor<decltype(tx), decltype(ty)>, dim3((n + 255) / 256), dim3(256), 0, Stream{}, tx, ty, 3.0f, n);
+    double t1 = now();
+    std::printf("tensor elementwise 4 x 1M (4096 blocks x 256): %.3f s  [%s]\n", t1 - t0, y[n - 1] == 14.0f ? "ok" : "WRONG");
+    t0 = now();
+    for (int rep = 0; rep < 4; ++rep)
+      launch(copy4_tensor<decltype(tx), decltype(ty)>, dim3(n / 4 / 256), dim3(256), 0, Stream{}, tx, ty, n);
+    t1 = now();
+    std::printf("tensor 16-byte vectors 4 x 1M (1024 blocks x 256): %.3f s  [%s]\n", t1 - t0, y[n - 1] == 1.0f ? "ok" : "WRONG");
   }
   if (all || !std::strcmp(which, "barriers")) {
     const int blocks = 1024, threads = 256, rounds = 64;

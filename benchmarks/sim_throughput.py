@@ -5,7 +5,12 @@ the ucontext one) and prints the times of
   * a 1M-element elementwise kernel (256 threads/block)       target < 2 s
   * 64 barriers/block x 1,024 blocks x 256 threads             target < 10 s
   * 32-wide xor-shuffle reductions over 256K threads
-Usage: benchmarks/sim_throughput.py [--ucontext] [--threads N]
+  * the elementwise kernel over bbx tensors, element accesses and 16-byte vectors, with the
+    tensors' spans registered as a specialization registers them (the global bounds check)
+Usage: benchmarks/sim_throughput.py [--ucontext] [--threads N] [--headers DIR ...]
+`--headers DIR` (repeatable) builds against another copy of runtime_cpp/include, e.g. one of an
+earlier commit (`git archive <commit> runtime_cpp | tar -x -C /tmp/base`), so that before and
+after are measured in one run; each binary runs once per `--rounds`, alternating.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def build(out: Path, ucontext: bool) -> None:
+def build(out: Path, ucontext: bool, include: Path) -> None:
     from bbx.targets import toolchain
 
     try:
@@ -31,7 +36,7 @@ def build(out: Path, ucontext: bool) -> None:
     cmd = [
         cxx,
         *toolchain.simulator_flags(toolchain.unit_opt("cpu")),
-        f"-I{ROOT / 'runtime_cpp' / 'include'}",
+        f"-I{include}",
         str(ROOT / "benchmarks" / "sim_throughput.cpp"),
         "-o",
         str(out),
@@ -41,7 +46,7 @@ def build(out: Path, ucontext: bool) -> None:
     t0 = time.perf_counter()
     subprocess.run(cmd, check=True)
     backend = "ucontext" if ucontext else "boost.context"
-    print(f"# built {backend} back end in {time.perf_counter() - t0:.1f} s")
+    print(f"# built {backend} back end against {include} in {time.perf_counter() - t0:.1f} s")
 
 
 def main() -> None:
@@ -50,7 +55,11 @@ def main() -> None:
     ap.add_argument(
         "--threads", type=int, default=None, help="BBX_SIM_THREADS (default: all cores)"
     )
+    ap.add_argument("--headers", type=Path, action="append", default=None,
+                    help="a runtime_cpp/include to build against (repeatable; default: this one)")
+    ap.add_argument("--rounds", type=int, default=1, help="runs of each binary, alternating")
     args = ap.parse_args()
+    includes = args.headers or [ROOT / "runtime_cpp" / "include"]
     env = dict(os.environ)
     env.pop("BBX_SIM_CHECK", None)
     if args.threads:
@@ -59,10 +68,16 @@ def main() -> None:
         f"# host cores: {os.cpu_count()}, BBX_SIM_THREADS={env.get('BBX_SIM_THREADS', 'default')}"
     )
     with tempfile.TemporaryDirectory() as d:
-        for uc in [False, True] if args.ucontext else [False]:
-            exe = Path(d) / ("bench_uc" if uc else "bench_fc")
-            build(exe, uc)
-            subprocess.run([str(exe)], check=True, env=env)
+        exes = []
+        for k, include in enumerate(includes):
+            for uc in [False, True] if args.ucontext else [False]:
+                exe = Path(d) / f"bench{k}_{'uc' if uc else 'fc'}"
+                build(exe, uc, include.resolve())
+                exes.append((include, exe))
+        for r in range(args.rounds):
+            for include, exe in exes:
+                print(f"## {exe.name} ({include}), round {r + 1}", flush=True)
+                subprocess.run([str(exe)], check=True, env=env)
 
 
 if __name__ == "__main__":

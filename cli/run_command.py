@@ -5,7 +5,9 @@ The script runs as ``__main__`` (``sys.argv = [script, *args]``, its directory f
 has no "after"). Errors raised by bbx itself (exception classes defined in ``bbx.*``:
 argument mismatches, build failures, translation diagnostics, NVIDIA-only host features) print
 as one message without a traceback and exit 1 (``BBX_TRACEBACK=1`` shows it anyway); other
-exceptions propagate normally.
+exceptions propagate normally. Ctrl-C (also during a simulator launch, which stops within
+moments) ends the run as it ends a Python script: the traceback of the script's own frames (none
+of bbx's), `KeyboardInterrupt`, and an exit by SIGINT (status 130 in a shell).
 
 When the target is the simulator (``BBX_TARGET=cpu``, or no GPU), the script runs with the CUDA
 stand-in for torch (`bbx.cuda_standin`: ``torch.cuda.is_available()`` is true, ``"cuda"``
@@ -16,12 +18,19 @@ The stand-in is removed when the script ends.
 from __future__ import annotations
 
 import argparse
+import os
 import runpy
+import signal
 import sys
+import traceback
 from pathlib import Path
 from typing import Any
 
 from bbx import settings
+
+#: bbx's own code: frames in these folders are left out of a Ctrl-C traceback
+_BBX_DIRS = tuple(str(d.resolve()) + os.sep for d in (
+    Path(__file__).parent, Path(str(__import__("bbx").__file__)).parent))
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -41,6 +50,28 @@ def is_bbx_error(exc: BaseException) -> bool:
     return module == "bbx" or module.startswith("bbx.")
 
 
+def print_interrupted(exc: KeyboardInterrupt) -> None:
+    """What Python prints for an uncaught KeyboardInterrupt, with the frames of the script (and
+    the libraries it calls) only: none of bbx's or runpy's."""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__)
+              if not f.filename.startswith(_BBX_DIRS) and not f.filename.startswith("<frozen")]
+    lines = ["Traceback (most recent call last):\n"] if frames else []
+    lines += traceback.format_list(frames)
+    lines += traceback.format_exception_only(type(exc), exc)
+    sys.stderr.write("".join(lines))
+
+
+def exit_interrupted() -> int:
+    """End the process by SIGINT, as Python does after an uncaught KeyboardInterrupt (a shell
+    sees status 130 and stops a loop that runs it); 130 where that is not possible."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    if hasattr(signal, "SIGINT") and hasattr(os, "kill"):
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGINT)
+    return 130
+
+
 def run(args: argparse.Namespace) -> int:
     script = Path(args.script)
     if not script.is_file():
@@ -55,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
     saved_argv, saved_path = sys.argv[:], sys.path[:]
     sys.argv = [str(script), *args.args]
     sys.path.insert(0, str(script.resolve().parent))
+    interrupted = False
     try:
         if hook.is_dsl_source(source):
             hook.prepare_dsl_execution(path)
@@ -66,6 +98,11 @@ def run(args: argparse.Namespace) -> int:
             return code or 0
         print(code, file=sys.stderr)
         return 1
+    except KeyboardInterrupt as exc:
+        if settings.enabled("BBX_TRACEBACK"):
+            raise
+        print_interrupted(exc)
+        interrupted = True
     except Exception as exc:
         if not is_bbx_error(exc) or settings.enabled("BBX_TRACEBACK"):
             raise
@@ -75,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
         sys.argv, sys.path[:] = saved_argv, saved_path
         if standin:
             hook.deactivate_standin()
-    return 0
+    return exit_interrupted() if interrupted else 0
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -45,8 +45,9 @@ VARIABLES: tuple[Variable, ...] = (
              "specializations not in use are removed after each build (default: no cap); "
              "`bbx cache info|clear` shows and empties the cache"),
     Variable("BBX_CHECK_ARGS", "",
-             "`1`: checked calls: shape agreement of the tensors a specialization indexes with "
-             "one shape, before the launch (read when a specialization is loaded)"),
+             "shape agreement of the tensors a specialization indexes with one shape is checked "
+             "before every launch by default; `0` turns it off, `1` checks every call in Python "
+             "as well (read when a specialization is loaded)"),
     Variable("BBX_PREBUILT", "1",
              "`0`: build CPU-target units without the prebuilt header library (each compiles "
              "all of it)"),

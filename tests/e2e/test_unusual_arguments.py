@@ -1,4 +1,5 @@
-"""Issue 18 on the CPU target: empty tensors, tensors past 2^31 elements, mismatched shapes —
+"""Issues 18 and 33 on the CPU target: empty tensors, tensors past 2^31 elements, mismatched
+shapes, tensors resized after from_dlpack —
 each case of tests/e2e/unusual_arguments.py in its own `bbx run` process with a timeout (a crash
 would be an exit by signal). Errors are bbx's one-line messages: no traceback, no crash."""
 
@@ -45,13 +46,15 @@ def test_empty_problems_launch_nothing(cache_dir: Path) -> None:
     assert proc.returncode == 0 and "OK empty problems launch nothing" in proc.stdout, proc.stdout
 
 
-def test_one_empty_tensor_is_refused_in_checked_mode(cache_dir: Path) -> None:
-    _refused(_run("empty-one", cache_dir, BBX_CHECK_ARGS="1"),
-             "'mA' [0, 515], 'mB' [200, 515], 'mC' [200, 515] must have one shape")
+@pytest.mark.parametrize("mode", ["", "1"])
+def test_one_empty_tensor_is_refused(cache_dir: Path, mode: str) -> None:
+    _refused(_run("empty-one", cache_dir, **({"BBX_CHECK_ARGS": mode} if mode else {})),
+             "'mA' [0, 515], 'mB' [200, 515], 'mC' [200, 515] must have one shape",
+             "nothing was launched")
 
 
 def test_one_empty_tensor_is_a_kernel_error_not_a_crash(cache_dir: Path) -> None:
-    _refused(_run("empty-one", cache_dir), "failed on target cpu",
+    _refused(_run("empty-one", cache_dir, BBX_CHECK_ARGS="0"), "failed on target cpu",
              "integer division by zero (SIGFPE)")
 
 
@@ -68,10 +71,25 @@ def test_a_tensor_spanning_more_than_2_31_bytes_gets_a_64_bit_specialization(
     assert proc.returncode == 0 and "OK a 64-bit specialization" in proc.stdout, proc.stdout
 
 
-def test_mismatched_shapes_are_refused_in_checked_mode(cache_dir: Path) -> None:
-    _refused(_run("half-rows", cache_dir, BBX_CHECK_ARGS="1"),
+@pytest.mark.parametrize("mode", ["", "1"])
+def test_mismatched_shapes_are_refused_before_launch(cache_dir: Path, mode: str) -> None:
+    _refused(_run("half-rows", cache_dir, **({"BBX_CHECK_ARGS": mode} if mode else {})),
+             "'mA' [200, 515], 'mB' [100, 515], 'mC' [200, 515] must have one shape",
+             "elementwise_add.py:", "nothing was launched")
+
+
+def test_a_tensor_resized_after_from_dlpack_is_seen(cache_dir: Path) -> None:
+    _refused(_run("resized", cache_dir),
              "'mA' [200, 515], 'mB' [100, 515], 'mC' [200, 515] must have one shape")
 
 
-def test_mismatched_shapes_are_reported_by_the_simulators_checked_mode(cache_dir: Path) -> None:
-    _refused(_run("half-rows", cache_dir, BBX_SIM_CHECK="1"), "out-of-bounds global read")
+@pytest.mark.parametrize("sim_check", ["", "1"])
+def test_mismatched_shapes_unchecked_are_a_located_kernel_error(cache_dir: Path,
+                                                                sim_check: str) -> None:
+    """Without the shape check, the simulator stops the read outside `mB` (by default: the
+    launch's bounds; BBX_SIM_CHECK=1: every access), naming the block, thread and Python line."""
+    env = {"BBX_CHECK_ARGS": "0", **({"BBX_SIM_CHECK": sim_check} if sim_check else {})}
+    words = ["out-of-bounds global read", "block (", "thread ", "elementwise_add.py:"]
+    if not sim_check:
+        words += ["outside every tensor of the launch", "in the kernel launched at"]
+    _refused(_run("half-rows", cache_dir, **env), *words)

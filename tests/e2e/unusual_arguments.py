@@ -4,13 +4,16 @@ NVIDIA GPU). Each case prints `OK <what>` when bbx did the right thing; errors b
 purpose reach the user as bbx's one-line message (exit status 1).
 
     empty          every tensor empty (0 rows, then 0 columns): no launch, c untouched
-    empty-one      only `a` empty, b and c 200x515: refused in checked mode (BBX_CHECK_ARGS=1);
-                   otherwise a kernel error on the simulator (division by zero), never a crash
+    empty-one      only `a` empty, b and c 200x515: refused before launch (shape agreement);
+                   with BBX_CHECK_ARGS=0 a kernel error on the simulator (division by zero),
+                   never a crash
     wide-refused   a 32-bit specialization called with a 2049 x 2^20 int8 tensor (an expanded
                    view: no memory): refused before launch, naming the argument
     wide-runs      a call with a tensor whose strides span more than 2^31 bytes (two rows 2^31
                    bytes apart in one allocation) gets a 64-bit specialization and is correct
-    half-rows      b with half the rows of a and c: refused in checked mode (BBX_CHECK_ARGS=1)
+    half-rows      b with half the rows of a and c: refused before launch (shape agreement);
+                   with BBX_CHECK_ARGS=0 a kernel error on the simulator (a read outside b)
+    resized        b resize_()d to half its rows after from_dlpack: refused before launch
 """
 
 from __future__ import annotations
@@ -95,8 +98,18 @@ def half_rows() -> None:
     print("OK launched")  # not reached in checked mode
 
 
+def resized() -> None:
+    a, b, c = _tensors(200, 515)
+    compiled = cute.compile(sample.elementwise_add, dyn(a), dyn(b), dyn(c))
+    tb = dyn(b)
+    b.resize_(100, 515)  # after from_dlpack: the wrapper must see the tensor as it is now
+    compiled(dyn(a), tb, dyn(c))
+    sync()
+    print("OK launched")  # not reached
+
+
 CASES = {"empty": empty, "empty-one": empty_one, "wide-refused": wide_refused,
-         "wide-runs": wide_runs, "half-rows": half_rows}
+         "wide-runs": wide_runs, "half-rows": half_rows, "resized": resized}
 
 if __name__ == "__main__":
     CASES[sys.argv[1]]()

@@ -33,6 +33,7 @@ def test_scalars_pointers_and_streams_read_their_abi_fields() -> None:
     assert "bbx_args_[3].i" in bind_argument(3, "n", parse("i64")).setup[0]
     assert "bbx::abi::data<bbx::half_t>(bbx_args_[4])" in bind_argument(
         4, "p", parse("ptr(f16)@16")).setup[0]
+    assert "SimUnbounded" in bind_argument(4, "p", parse("ptr(f16)@16")).setup[1]
     assert bind_argument(5, "s", parse("stream")).expr == "bbx::Stream{bbx_stream_}"
 
 

@@ -10,9 +10,9 @@ library without the exchange API: `convert`), an argument that does not match (`
 raises the ArgumentError of `argspec.validate`, naming the argument), or a kernel error
 (`failed` raises KernelError with the generated and Python lines of the report).
 
-With `BBX_CHECK_ARGS=1` (read when a specialization is loaded) every call also checks the
-facts no single argument shows (`checks.py`: shape agreement between the tensors the
-specialization indexes with one shape) before the launch.
+The C launcher also checks shape agreement between the tensors the specialization indexes with
+one shape (`checks.py`, `shape_groups.py`; unless `BBX_CHECK_ARGS=0`, read when a
+specialization is loaded); with `BBX_CHECK_ARGS=1` every call is checked in Python as well.
 """
 
 from __future__ import annotations
@@ -35,7 +35,12 @@ from .argspec import (
     validate,
 )
 from .argspec import _problems as spec_problems
-from .checks import ShapeGroup, check_args_enabled, check_shape_groups
+from .checks import (
+    ShapeGroup,
+    check_args_enabled,
+    check_shape_groups,
+    shape_agreement_enabled,
+)
 from .dlpack_tensor import DLPackTensor
 from .native import launcher_module
 from .source_map import annotate_sites
@@ -161,11 +166,17 @@ class Launcher:
         rows = tuple(plan_row(slots[n], specs[n], target) for n in self.dynamic)
         current_stream = not target.is_cpu and not any(
             isinstance(s, StreamSpec) for s in specs.values())
+        #: shape agreement (unless BBX_CHECK_ARGS=0), in the C launcher and in `_mismatch`
+        self.agreement = shape_agreement_enabled()
+        positions = {name: i for i, name in enumerate(self.dynamic)}
+        groups = tuple(tuple(positions[n] for n in g.params if n in positions)
+                       for g in self.shape_groups) if self.agreement else ()
         #: the C launcher: call it with the dynamic arguments in signature order
         self.fast: Callable[..., None] = launcher_module().Launcher(
             entry, len(specs), rows, current_stream, DLPackTensor, self._convert,
-            self._mismatch, self._failed, self._stream_of)
-        #: BBX_CHECK_ARGS=1: check shape agreement before every launch
+            self._mismatch, self._failed, self._stream_of, interruptible=target.is_cpu,
+            groups=tuple(g for g in groups if len(g) > 1))
+        #: BBX_CHECK_ARGS=1: also check every call in Python before the launch
         self.checked = check_args_enabled()
 
     def __call__(self, values: dict[str, Any]) -> None:
@@ -176,7 +187,7 @@ class Launcher:
 
     @cached_property
     def shape_groups(self) -> tuple[ShapeGroup, ...]:
-        """The tensors the kernels index with one shape (shape_groups.py; found on first use)."""
+        """The tensors the kernels index with one shape (shape_groups.py)."""
         return self._find_shape_groups()
 
     def check(self, args: list[Any]) -> None:
@@ -221,6 +232,8 @@ class Launcher:
                 if tensor is not None and tensor.dim() > MAX_RANK:
                     raise ArgumentError(f"bbx: argument {name!r} has rank {tensor.dim()}; bbx "
                                         f"passes tensors of at most {MAX_RANK} modes")
+        if self.agreement:
+            check_shape_groups(self.shape_groups, dict(zip(self.dynamic, args, strict=True)))
 
     def _failed(self, message: str) -> None:
         report = annotate_sites(message, self.generated)

@@ -4,7 +4,9 @@ see checks.py).
 The rule, read from the Python source of the @cute.jit function and of the kernels it launches:
 tensor parameters that are partitioned with one tiler — `cute.zipped_divide`,
 `logical_divide`, `tiled_divide` or `flat_divide` with the same tiler expression, or
-`cute.local_tile` with the same tiler and the same coordinate expressions — in the jit function,
+`cute.local_tile` with the same tiler and the same coordinate expressions, each given the
+parameter itself or the parameter sliced with the same subscript (`mX[row, None]`, the row-wise
+norms) — in the jit function,
 or in a kernel it launches with those parameters passed straight through, form one group. This
 is the elementwise and row-wise pattern (elementwise_add, softmax, the norms): one grid walks
 one tiling, and every tensor of the tiling must have the shape the predicates are computed from.
@@ -61,22 +63,33 @@ def _callee(call: ast.Call) -> str:
     return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
 
 
+def _operand(expr: ast.expr | None) -> tuple[str, str] | None:
+    """(name, slice key) of a partitioned operand: a name (`mX`), or a name sliced
+    (`mX[row, None]`: tensors sliced alike and tiled alike are indexed with one shape too)."""
+    if isinstance(expr, ast.Name):
+        return expr.id, ""
+    if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name):
+        return expr.value.id, f"[{ast.dump(expr.slice)}]"
+    return None
+
+
 def _tiling(call: ast.Call) -> tuple[str, str] | None:
     """(the tensor's name, a key of its tiling) of a partitioning call, else None."""
     name = _callee(call)
-    tensor = _argument(call, 0, "target" if name in DIVIDES else "input")
-    if not isinstance(tensor, ast.Name):
+    operand = _operand(_argument(call, 0, "target" if name in DIVIDES else "input"))
+    if operand is None:
         return None
+    tensor, sliced = operand
     if name in DIVIDES:
         tiler = _argument(call, 1, "tiler")
-        return (tensor.id, f"{name}:{ast.dump(tiler)}") if tiler is not None else None
+        return (tensor, f"{name}{sliced}:{ast.dump(tiler)}") if tiler is not None else None
     if name == "local_tile":
         tiler, coord = _argument(call, 1, "tiler"), _argument(call, 2, "coord")
         proj = _argument(call, 3, "proj")
         if tiler is None or coord is None:
             return None
         extra = ast.dump(proj) if proj is not None else ""
-        return tensor.id, f"local_tile:{ast.dump(tiler)}:{ast.dump(coord)}:{extra}"
+        return tensor, f"local_tile{sliced}:{ast.dump(tiler)}:{ast.dump(coord)}:{extra}"
     return None
 
 

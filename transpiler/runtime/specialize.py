@@ -316,10 +316,12 @@ def bind_argument(index: int, name: str, spec: ArgSpec, traced: bool = False) ->
     if isinstance(spec, PointerSpec):
         ctype = cxx_type(spec.dtype)
         var = argument_identifier(name)
-        setup = (f"const auto {var} = bbx::make_gmem_ptr<{spec.align}>("
-                 f"bbx::abi::data<{ctype}>(bbx_args_[{index}]));")
+        # its extent is unknown: the simulator's launch bounds check nothing while it runs
+        pointer_setup = (f"const auto {var} = bbx::make_gmem_ptr<{spec.align}>("
+                         f"bbx::abi::data<{ctype}>(bbx_args_[{index}]));",
+                         f"const bbx::abi::SimUnbounded {var}_unbounded{{}};")
         cxx = f"decltype(bbx::make_gmem_ptr<{spec.align}>(static_cast<{ctype}*>(nullptr)))"
-        return ArgBinding(name, str(spec), (setup,), var, cxx)
+        return ArgBinding(name, str(spec), pointer_setup, var, cxx)
     raise SpecializationError(f"argument {name}: unsupported spec {spec}")
 
 

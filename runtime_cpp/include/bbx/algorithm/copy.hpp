@@ -499,7 +499,8 @@ BBX_HOST_DEVICE void autovec(Src const& src, Dst& dst, Pred const& pred) {
 // copy(atom_or_tiled_copy, src, dst[, pred])
 template <class Atom, class Src, class Dst>
   requires(is_copy_atom<Atom>::value || is_tiled_copy<Atom>::value)
-BBX_HOST_DEVICE void copy(Atom const&, Src const& src, Dst&& dst) {
+BBX_HOST_DEVICE void copy(Atom const&, Src const& src, Dst&& dst BBX_ACCESS_SITE) {
+  BBX_NOTE_SITE();
   detail::atom_copy<Atom>(src, dst, detail::no_pred{});
 }
 // The DSL's rule for `cute.copy(atom, src, dst, pred=pred)` (CuTe DSL 4.8.1 verifies it: "'cute.copy'
@@ -533,7 +534,8 @@ constexpr bool dsl_copy_pred_ok() {
 }
 template <class Atom, class Src, class Dst, class Pred>
   requires(is_copy_atom<Atom>::value || is_tiled_copy<Atom>::value)
-BBX_HOST_DEVICE void copy(Atom const&, Src const& src, Dst&& dst, Pred const& pred) {
+BBX_HOST_DEVICE void copy(Atom const&, Src const& src, Dst&& dst, Pred const& pred BBX_ACCESS_SITE) {
+  BBX_NOTE_SITE();
   static_assert(dsl_copy_pred_ok<Src, Pred>(),
                 "cute.copy(atom, src, dst, pred=...): pred has an entry per element of src, not per atom "
                 "copy - the CuTe DSL's rule: src mode 0 is (AtomV, ...) and pred drops AtomV "
@@ -543,19 +545,22 @@ BBX_HOST_DEVICE void copy(Atom const&, Src const& src, Dst&& dst, Pred const& pr
 // copy_if(atom, pred, src, dst) — CuTe C++ argument order.
 template <class Atom, class Pred, class Src, class Dst>
   requires(is_copy_atom<Atom>::value || is_tiled_copy<Atom>::value)
-BBX_HOST_DEVICE void copy_if(Atom const&, Pred const& pred, Src const& src, Dst&& dst) {
+BBX_HOST_DEVICE void copy_if(Atom const&, Pred const& pred, Src const& src, Dst&& dst BBX_ACCESS_SITE) {
+  BBX_NOTE_SITE();
   detail::atom_copy<Atom>(src, dst, pred);
 }
 
 // autovec_copy(src, dst): widest statically legal vector width.
 template <class Src, class Dst>
   requires(is_tensor_v<Src> && is_tensor_v<Dst>)
-BBX_HOST_DEVICE void autovec_copy(Src const& src, Dst&& dst) {
+BBX_HOST_DEVICE void autovec_copy(Src const& src, Dst&& dst BBX_ACCESS_SITE) {
+  BBX_NOTE_SITE();
   detail::autovec(src, dst, detail::no_pred{});
 }
 template <class Src, class Dst, class Pred>
   requires(is_tensor_v<Src> && is_tensor_v<Dst>)
-BBX_HOST_DEVICE void autovec_copy(Src const& src, Dst&& dst, Pred const& pred) {
+BBX_HOST_DEVICE void autovec_copy(Src const& src, Dst&& dst, Pred const& pred BBX_ACCESS_SITE) {
+  BBX_NOTE_SITE();
   detail::autovec(src, dst, pred);
 }
 // fill(t, x): every element of t becomes x. A shared/global tensor of static size is written

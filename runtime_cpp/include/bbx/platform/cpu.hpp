@@ -42,6 +42,8 @@ inline void tensor_shared_ref_hook(const void* p, std::size_t bytes, bool) {
 #endif
 BBX_SIM_FN void sync_access_hooks() {
 #if defined(BBX_SIM_HAS_ACCESS_HOOKS)
+  launch_bounds.outside = &launch_bounds_outside;
+  launch_bounds.outside_ref = &launch_bounds_outside_ref;
   if (config().checked) {
     access_hooks.global = &tensor_global_hook;
     access_hooks.shared = &tensor_shared_hook;
@@ -55,6 +57,17 @@ BBX_SIM_FN void sync_access_hooks() {
 #endif  // BBX_SIM_DEFINE_RUNTIME
 }  // namespace sim::detail
 
+namespace sim {
+// The grid of a launch and where the launch is written: converting the caller's dim3 records the
+// call's source location, which kernel errors name ("in the kernel launched at ...").
+struct LaunchGrid {
+  dim3 d;
+  std::source_location site;
+  LaunchGrid(dim3 g, std::source_location loc = std::source_location::current())  // NOLINT
+      : d(g), site(loc) {}
+};
+}  // namespace sim
+
 // Runs kernel(args...) for every thread of the grid; returns when the grid has finished.
 // `kernel` is a plain function (or any callable); arguments are copied once per launch and
 // passed by value to every thread. The stream is ignored (everything is synchronous). A grid
@@ -64,7 +77,8 @@ BBX_SIM_FN void sync_access_hooks() {
 // refused when the grid does not fit), so blocks may wait for each other through global memory;
 // `options.smem_carveout` has no meaning here.
 template <class Kernel, class... Args>
-void launch(launch_options options, Kernel kernel, dim3 grid, dim3 block, std::size_t smem_bytes,
+void launch(launch_options options, Kernel kernel, sim::LaunchGrid grid, dim3 block,
+            std::size_t smem_bytes,
             Stream /*stream*/, Args&&... args) {
   struct Payload {
     Kernel k;
@@ -76,11 +90,12 @@ void launch(launch_options options, Kernel kernel, dim3 grid, dim3 block, std::s
     std::apply([&](const auto&... a) { pl.k(a...); }, pl.a);
   };
   sim::detail::sync_access_hooks();
-  sim::detail::run_grid(+invoke, &payload, grid, block, smem_bytes, options.cooperative);
+  sim::detail::run_grid(+invoke, &payload, grid.d, block, smem_bytes, grid.site,
+                        options.cooperative);
 }
 template <class Kernel, class... Args>
-void launch(Kernel kernel, dim3 grid, dim3 block, std::size_t smem_bytes, Stream stream,
-            Args&&... args) {
+void launch(Kernel kernel, sim::LaunchGrid grid, dim3 block, std::size_t smem_bytes,
+            Stream stream, Args&&... args) {
   launch(launch_options{}, kernel, grid, block, smem_bytes, stream, std::forward<Args>(args)...);
 }
 

@@ -5,6 +5,7 @@
 // C boundary).
 #pragma once
 
+#include <csignal>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -40,29 +41,48 @@ inline T* data(const bbx_abi_arg& a) {
 }
 
 #if defined(BBX_TARGET_CPU)
-// The simulator's checked mode bounds global accesses by the buffers registered for the launch:
-// a tensor argument registers the bytes its strides span while the call runs.
+// The simulator bounds global accesses by the tensors of the launch: a tensor argument registers
+// the bytes its strides span while the call runs — always as a launch span (an access outside
+// every one is a kernel error), and in checked mode also as an allocation of the full checker.
 class SimSpan {
  public:
-  SimSpan(const void* data, std::int64_t bytes) {
-    if (sim::config().checked) {
-      sim::register_allocation(data, static_cast<std::size_t>(bytes));
-      data_ = data;
-    }
+  SimSpan(const void* data, std::int64_t bytes)
+      : data_(data), bytes_(bytes > 0 ? static_cast<std::size_t>(bytes) : 0),
+        checked_(sim::config().checked) {
+    sim::register_launch_span(data_, bytes_);
+    if (checked_) sim::register_allocation(data_, bytes_);
   }
   ~SimSpan() {
-    if (data_) sim::unregister_allocation(data_);
+    sim::unregister_launch_span(data_, bytes_);
+    if (checked_) sim::unregister_allocation(data_);
   }
   SimSpan(const SimSpan&) = delete;
   SimSpan& operator=(const SimSpan&) = delete;
 
  private:
-  const void* data_ = nullptr;
+  const void* data_;
+  std::size_t bytes_;
+  bool checked_;
 };
+// A raw pointer argument: its extent is unknown, so the launch bounds check nothing while the
+// call runs (checked mode still checks every access against the registered allocations).
+struct SimUnbounded {
+  SimUnbounded() { sim::register_unbounded(); }
+  ~SimUnbounded() { sim::unregister_unbounded(); }
+  SimUnbounded(const SimUnbounded&) = delete;
+  SimUnbounded& operator=(const SimUnbounded&) = delete;
+};
+// Ctrl-C: the launcher hands the specialization the flag its SIGINT handler sets (see
+// bbx::sim::detail::interrupt_flag).
+inline void set_interrupt_flag(const volatile std::sig_atomic_t* flag, void (*arm)()) {
+  sim::detail::interrupt_flag = flag;
+  sim::detail::interrupt_arm = arm;
+}
 #else
 struct SimSpan {
   SimSpan(const void*, std::int64_t) {}
 };
+struct SimUnbounded {};
 #endif
 
 inline void copy_message(const char* what, char* error, std::size_t size) {

@@ -54,7 +54,7 @@ struct mem_ptr {
   }
   BBX_HOST_DEVICE T& operator*() const {
     if constexpr (Space == mem_space::smem) detail::on_shared_ref_access(ptr_, sizeof(T));
-    else check(sizeof(T), false);
+    else if constexpr (Space == mem_space::gmem) detail::on_global_ref_access(ptr_, sizeof(T));
     return *ptr_;
   }
   template <class I>

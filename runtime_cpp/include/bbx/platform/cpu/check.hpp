@@ -8,11 +8,18 @@
 //     (epoch); a write/read by one thread and a write by another in the same interval is a
 //     race; reading a byte never written in this block is an uninitialised read.
 // Both hooks cost one branch when checked mode is off.
+//
+// Always (not only in checked mode), a launch made through a specialization's entry point has its
+// tensors' spans registered (register_launch_span, bbx::abi::SimSpan); a global access outside
+// all of them is a kernel error naming the block, thread, access site and the launch
+// (launch_bounds_outside), before the access can corrupt the host process. See
+// bbx/tensor/access_hooks.hpp for the cost.
 #pragma once
 
 #include <cinttypes>
 #include <cstdio>
 #include <map>
+#include <mutex>
 #include <shared_mutex>
 #include <source_location>
 #include <string>
@@ -64,6 +71,57 @@ BBX_SIM_FN void clear_allocations() {
   r.allocs.clear();
 }
 #endif  // BBX_SIM_DEFINE_RUNTIME
+// The spans of a launch's tensors (always checked, see the top of this file): the entry point
+// registers each tensor argument for the duration of its call; a raw pointer argument (whose
+// extent nobody knows) registers "unbounded", which turns the check off while it runs.
+BBX_SIM_FN void register_launch_span(const void* p, std::size_t bytes);
+BBX_SIM_FN void unregister_launch_span(const void* p, std::size_t bytes);
+BBX_SIM_FN void register_unbounded();
+BBX_SIM_FN void unregister_unbounded();
+namespace detail {
+inline std::mutex& launch_bounds_mutex() {
+  static std::mutex m;
+  return m;
+}
+}  // namespace detail
+#if defined(BBX_SIM_DEFINE_RUNTIME)
+BBX_SIM_FN void register_launch_span(const void* p, std::size_t bytes) {
+  if (bytes == 0) return;  // an empty tensor: nothing of it may be accessed
+  const auto lo = reinterpret_cast<std::uintptr_t>(p);
+  auto& b = launch_bounds;
+  std::lock_guard<std::mutex> lk(detail::launch_bounds_mutex());
+  for (int i = 0; i < launch_bounds_t::capacity; ++i) {
+    if (b.hi[i].load(std::memory_order_relaxed) != 0) continue;
+    b.hi[i].store(lo + bytes, std::memory_order_relaxed);
+    b.lo[i].store(lo, std::memory_order_relaxed);
+    if (b.count.load(std::memory_order_relaxed) <= i) b.count.store(i + 1, std::memory_order_release);
+    return;
+  }
+  b.unbounded.fetch_add(1, std::memory_order_relaxed);  // more spans than slots: check nothing
+}
+BBX_SIM_FN void unregister_launch_span(const void* p, std::size_t bytes) {
+  if (bytes == 0) return;
+  const auto lo = reinterpret_cast<std::uintptr_t>(p);
+  auto& b = launch_bounds;
+  std::lock_guard<std::mutex> lk(detail::launch_bounds_mutex());
+  const int n = b.count.load(std::memory_order_relaxed);
+  for (int i = 0; i < n; ++i) {
+    if (b.lo[i].load(std::memory_order_relaxed) != lo ||
+        b.hi[i].load(std::memory_order_relaxed) != lo + bytes)
+      continue;
+    b.lo[i].store(0, std::memory_order_relaxed);
+    b.hi[i].store(0, std::memory_order_relaxed);
+    int m = n;
+    while (m > 0 && b.hi[m - 1].load(std::memory_order_relaxed) == 0) --m;
+    b.count.store(m, std::memory_order_release);
+    return;
+  }
+  b.unbounded.fetch_sub(1, std::memory_order_relaxed);  // it had overflowed the slots
+}
+BBX_SIM_FN void register_unbounded() { launch_bounds.unbounded.fetch_add(1, std::memory_order_relaxed); }
+BBX_SIM_FN void unregister_unbounded() { launch_bounds.unbounded.fetch_sub(1, std::memory_order_relaxed); }
+#endif  // BBX_SIM_DEFINE_RUNTIME
+
 // RAII registration of a host buffer as "global memory" for checked mode.
 struct ScopedAllocation {
   const void* p;
@@ -215,11 +273,65 @@ inline std::source_location access_site_or(const std::source_location& loc) {
 }
 }  // namespace detail
 
+namespace detail {
+// A global access outside every span of the launch (checked mode off): a kernel error, unless
+// the pointer is into the block's dynamic shared memory (a shared pointer in a generic access).
+// `what`: "read", "write" or "access" (an element reference, whose direction is not known).
+BBX_SIM_FN void launch_bounds_report(const void* p, std::size_t bytes, const char* what,
+                                     const std::source_location& loc);
+#if defined(BBX_SIM_DEFINE_RUNTIME)
+BBX_SIM_FN void launch_bounds_report(const void* p, std::size_t bytes, const char* what,
+                                     const std::source_location& loc) {
+  if (in_dynamic_smem(p) || inside_launch_bounds(p, bytes)) return;
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  const auto& b = launch_bounds;
+  // the nearest tensor: the one that starts last at or below the address, else the first above
+  std::uintptr_t below = 0, below_hi = 0, above = 0, above_hi = 0;
+  for (int i = 0, n = b.count.load(std::memory_order_relaxed); i < n; ++i) {
+    const std::uintptr_t lo = b.lo[i].load(std::memory_order_relaxed);
+    const std::uintptr_t hi = b.hi[i].load(std::memory_order_relaxed);
+    if (hi == 0) continue;
+    if (lo <= a && lo >= below) below = lo, below_hi = hi;
+    if (lo > a && (above == 0 || lo < above)) above = lo, above_hi = hi;
+  }
+  auto tensor = [](std::uintptr_t lo, std::uintptr_t hi) {
+    return "the tensor at " + hex(reinterpret_cast<void*>(lo)) + " of " + std::to_string(hi - lo) +
+           " bytes";
+  };
+  std::string near;
+  if (below_hi != 0 && a < below_hi)
+    near = "straddles the end of " + tensor(below, below_hi) + " at offset " + std::to_string(a - below);
+  else if (below_hi != 0 && (above_hi == 0 || a - below_hi <= above - a))
+    near = std::to_string(a - below_hi) + " bytes past the end of " + tensor(below, below_hi);
+  else if (above_hi != 0)
+    near = std::to_string(above - a) + " bytes before " + tensor(above, above_hi);
+  const std::source_location at = access_site_or(loc);
+  const Thread* t = tl_thread;
+  kernel_error(std::string("out-of-bounds global ") + what + " of " + std::to_string(bytes) +
+               " bytes at " + hex(p) + ", outside every tensor of the launch" +
+               (near.empty() ? "" : " (" + near + ")") + " at " + site_str(at) +
+               (t ? t->blk->launched() : std::string()) +
+               "; the access was not made (BBX_SIM_CHECK=1 also checks shared memory)");
+}
+#endif  // BBX_SIM_DEFINE_RUNTIME
+}  // namespace detail
+
+// The access_hooks `outside` hook (installed at every launch).
+inline void launch_bounds_outside(const void* p, std::size_t bytes, bool is_write) {
+  detail::launch_bounds_report(p, bytes, is_write ? "write" : "read", std::source_location{});
+}
+inline void launch_bounds_outside_ref(const void* p, std::size_t bytes, bool) {
+  detail::launch_bounds_report(p, bytes, "access", std::source_location{});
+}
+
 // Tensor code calls this before every global-memory access on the CPU target.
 inline void check_global_access(const void* p, std::size_t bytes, bool is_write,
                                 std::source_location loc = std::source_location::current()) {
-  if (!config().checked) [[likely]]
+  if (!config().checked) [[likely]] {
+    if (!inside_launch_bounds(p, bytes)) [[unlikely]]
+      detail::launch_bounds_report(p, bytes, is_write ? "write" : "read", loc);
     return;
+  }
   detail::check_global_slow(p, bytes, is_write, detail::access_site_or(loc));
 }
 
@@ -243,7 +355,9 @@ inline void check_shared_ref_access(const void* p, std::size_t bytes,
   detail::check_shared_slow(p, bytes, false, false, at, true);
 }
 
-// Atomics: bounds and initialisation are checked, but concurrent atomics are not races.
+// Atomics: bounds and initialisation are checked, but concurrent atomics are not races. Not
+// against the launch bounds: an atomic's raw pointer may be into a kernel's static shared
+// memory (host thread-local storage here), which the bounds cannot tell from global memory.
 inline void check_atomic_access(const void* p, std::size_t bytes,
                                 std::source_location loc = std::source_location::current()) {
   if (!config().checked) [[likely]]

@@ -242,6 +242,7 @@ struct ShadowByte {
 struct Block {
   // launch geometry
   dim3 bidx, bdim, gdim;
+  std::source_location launch_site{};  // where the kernel was launched (reports)
   int nthreads = 0;
   int wave = 64;
   bool checked = false;
@@ -275,6 +276,10 @@ struct Block {
     ++count;
   }
   std::string where() const { return "block " + dim_str(bidx); }
+  // ", in the kernel launched at <file:line>" (empty when the launch site is not known)
+  std::string launched() const {
+    return launch_site.line() == 0 ? std::string() : ", in the kernel launched at " + site_str(launch_site);
+  }
   void fail(std::string msg) {
     if (!failed) {
       failed = true;
@@ -284,6 +289,21 @@ struct Block {
 };
 
 inline thread_local Thread* tl_thread = nullptr;
+
+// Ctrl-C: the host that runs launches (bbx's launcher module) owns a flag that its SIGINT handler
+// sets while a launch is in flight, and hands its address to the specialization once
+// (bbx_spec_set_interrupt, bbx/platform/entry.hpp), with `interrupt_arm`, which a launch of a
+// non-empty grid calls first (it makes sure the handler is installed). The simulator polls the
+// flag between blocks and at every fiber switch, and stops the launch with an "interrupted"
+// error when it is set. (A thread that runs long without a barrier or collective is stopped
+// when it ends.)
+inline const volatile std::sig_atomic_t* interrupt_flag = nullptr;
+inline void (*interrupt_arm)() = nullptr;
+inline bool interrupted() {
+  const volatile std::sig_atomic_t* f = interrupt_flag;
+  return f != nullptr && *f != 0;
+}
+inline constexpr const char* interrupted_message = "bbx sim: launch interrupted (SIGINT)";
 
 [[noreturn]] BBX_SIM_FN void outside_kernel(const char* what);
 BBX_SIM_FN std::string thread_str(const Thread& t);
@@ -470,7 +490,8 @@ BBX_SIM_FN void sim_assert_handler(const char* what, const char* file, int line)
 // Runs the whole grid; throws SimError on the first kernel error. `all_resident` (a cooperative
 // launch): every block at once, each on a host thread of its own.
 BBX_SIM_FN void run_grid(void (*invoke)(const void*), const void* payload, dim3 grid, dim3 block,
-                         std::size_t smem_bytes, bool all_resident = false);
+                         std::size_t smem_bytes, const std::source_location& site,
+                         bool all_resident = false);
 
 #if defined(BBX_SIM_DEFINE_RUNTIME)
 // Nothing can run and the block is unfinished: explain why.
@@ -541,7 +562,7 @@ BBX_SIM_FN std::string fault_report(Block& b, const Thread& t) {
            (t.fault_signal == SIGBUS ? " (SIGBUS)" : " (SIGSEGV)") +
            " in kernel code; run with BBX_SIM_CHECK=1 to find the access";
   }
-  return "bbx sim: " + b.where() + " " + thread_str(t) + ": " + what;
+  return "bbx sim: " + b.where() + " " + thread_str(t) + ": " + what + b.launched();
 }
 
 BBX_SIM_FN void fiber_entry(void* arg) {
@@ -612,6 +633,10 @@ BBX_SIM_FN bool run_block(Block& b) {
     b.push(i);
   }
   while (b.count > 0 && !b.failed) {
+    if (interrupted()) [[unlikely]] {
+      b.fail(interrupted_message);
+      break;
+    }
     Thread& t = b.th[static_cast<std::size_t>(b.ring[b.head])];
     b.head = (b.head + 1) % n;
     --b.count;
@@ -714,7 +739,8 @@ BBX_SIM_FN void sim_assert_handler(const char* what, const char* file, int line)
 }
 
 BBX_SIM_FN void run_grid(void (*invoke)(const void*), const void* payload, dim3 grid, dim3 block,
-                         std::size_t smem_bytes, bool all_resident) {
+                         std::size_t smem_bytes, const std::source_location& site,
+                         bool all_resident) {
   const Config& cfg = config();
   if (grid.x < 0 || grid.y < 0 || grid.z < 0 || block.x <= 0 || block.y <= 0 || block.z <= 0)
     throw SimError("bbx sim: launch rejected: grid " + dim_str(grid) + " must not be negative "
@@ -723,6 +749,7 @@ BBX_SIM_FN void run_grid(void (*invoke)(const void*), const void* payload, dim3 
     throw SimError("bbx sim: launch rejected: block " + dim_str(block) + " has " +
                    std::to_string(block.volume()) + " threads (at most 1024)");
   if (grid.volume() == 0) return;  // an empty problem: nothing runs (as on every target)
+  if (interrupt_arm != nullptr) interrupt_arm();
   if (smem_bytes > cfg.lds_bytes)
     throw SimError("bbx sim: launch rejected: dynamic shared memory of " +
                    std::to_string(smem_bytes) + " bytes exceeds the LDS of " + cfg.arch + " (" +
@@ -754,6 +781,7 @@ BBX_SIM_FN void run_grid(void (*invoke)(const void*), const void* payload, dim3 
       Block& b = w.blk;
       b.bdim = block;
       b.gdim = grid;
+      b.launch_site = site;
       b.nthreads = static_cast<int>(block.volume());
       b.wave = cfg.wave_size;
       b.checked = cfg.checked;
@@ -764,13 +792,21 @@ BBX_SIM_FN void run_grid(void (*invoke)(const void*), const void* payload, dim3 
       b.smem_cap = smem_cap;
       if (b.checked && b.shadow.size() < smem_cap) b.shadow.resize(smem_cap);
       while (!stop.load(std::memory_order_relaxed)) {
+        if (interrupted()) [[unlikely]] {
+          std::lock_guard<std::mutex> lk(mu);
+          err_block = -1;
+          err = interrupted_message;
+          stop = true;
+          break;
+        }
         const long long i = next.fetch_add(1, std::memory_order_relaxed);
         if (i >= total) break;
         b.bidx = dim3(static_cast<int>(i % grid.x), static_cast<int>((i / grid.x) % grid.y),
                       static_cast<int>(i / (static_cast<long long>(grid.x) * grid.y)));
         if (!run_block(b)) {
           std::lock_guard<std::mutex> lk(mu);
-          if (i < err_block) {
+          if (b.error == interrupted_message) err_block = -1;
+          if (i < err_block || b.error == interrupted_message) {
             err_block = i;
             err = b.error;
           }

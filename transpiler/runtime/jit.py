@@ -24,6 +24,7 @@ from collections.abc import Callable
 from functools import cached_property
 from typing import Any
 
+from ..host_errors import ArgumentRefused
 from .argspec import (
     DEFAULT_LAMBDA,
     ArgSpec,
@@ -34,6 +35,7 @@ from .argspec import (
     validate,
 )
 from .argspec import from_value as spec_of_value
+from .tensor_input import UnsupportedTensor
 
 Launcher = Callable[[dict[str, Any]], Any]
 Dispatcher = Callable[["JitFunction", Any, dict[str, ArgSpec], dict[str, Any]], Launcher]
@@ -164,7 +166,11 @@ class JitFunction(_Decorated):
             if constexpr and param is not None and same_lambda(value, param.default):
                 specs[name] = ConstexprSpec(DEFAULT_LAMBDA, value)  # traced by the translator
                 continue
-            specs[name] = spec_of_value(value, constexpr=constexpr, dtype=dtype)
+            try:
+                specs[name] = spec_of_value(value, constexpr=constexpr, dtype=dtype)
+            except UnsupportedTensor as exc:
+                raise ArgumentRefused(f"argument '{name}' of {self.__qualname__}: {exc.what}",
+                                      exc.why) from None
         return specs
 
     def specialize(self, bound_self: Any, args: tuple[Any, ...], kwargs: dict[str, Any]

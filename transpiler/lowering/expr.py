@@ -161,7 +161,7 @@ class ExprLowerer:
                 return c.Lit("true" if v else "false")
             if isinstance(v, int):
                 if static:
-                    return static_int(v) if v >= 0 else c.Unary("-", static_int(-v))
+                    return static_int(v)
                 return c.Lit(str(v))
             if isinstance(v, float):
                 return float_literal(v)

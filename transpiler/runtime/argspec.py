@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import dtypes
+from .constexpr_values import normalize as normalize_constexpr
 from .tensor_input import UnsupportedTensor, is_torch_tensor, unsupported_reason
 
 STATIC_ALIGN_CAP = 16  # bytes; the widest vector access the generated code uses
@@ -721,7 +722,7 @@ def _problems(spec: ArgSpec, value: Any) -> list[str]:
         return [f"element {i}: {problem}"
                 for i, (e, v) in enumerate(zip(spec.elements, value, strict=True))
                 for problem in _problems(e, v)]
-    key = stable_repr(value)
+    key = stable_repr(normalize_constexpr(value))
     return [] if key == spec.key else [f"is {key}, expected {spec.key}"]
 
 

@@ -22,7 +22,7 @@ from bbx.host_errors import (
     call_argument_text,
     user_frame,
 )
-from bbx.runtime.argspec import Dim, Dyn, StreamSpec, TensorSpec
+from bbx.runtime.argspec import Dim, Dyn, StreamSpec, TensorSpec, offset_bits
 from bbx.runtime.dlpack_tensor import DLPackTensor, RawPointer
 from bbx.runtime.tensor_input import UnsupportedTensor, import_dlpack, is_torch_tensor
 
@@ -157,9 +157,16 @@ class _FakeTensor:
         self.memspace = memspace
         self.use_32bit_stride = use_32bit_stride
         name = _numeric_name(dtype, "a fake tensor")
-        self._spec = TensorSpec(name, tuple(_dim(d, "shape") for d in shape),
-                                tuple(_dim(s, "stride") for s in stride),
-                                assumed_align if assumed_align is not None else max(1, dtype.bytes))
+        dims = tuple(_dim(d, "shape") for d in shape)
+        steps = tuple(_dim(s, "stride") for s in stride)
+        static_dims = tuple(d for d in dims if isinstance(d, int))
+        static_steps = tuple(s for s in steps if isinstance(s, int))
+        # fully static: 64-bit offsets when its extents or strides need them, as from_dlpack
+        full = len(static_dims) == len(static_steps) == len(dims)
+        bits = offset_bits(static_dims, static_steps) if full else 32
+        self._spec = TensorSpec(name, dims, steps,
+                                assumed_align if assumed_align is not None else max(1, dtype.bytes),
+                                index_bits=bits)
 
     def bbx_arg_spec(self) -> TensorSpec:
         return self._spec

@@ -95,5 +95,5 @@ def store(path: str, source_digest: str, result: TranslationResult,
             pickle.dump({"result": result, "dependencies": dependencies}, tmp,
                         protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp.name, entry)
-    except (OSError, pickle.PicklingError, TypeError, AttributeError):
-        return
+    except (OSError, pickle.PicklingError, TypeError, AttributeError, RecursionError):
+        return  # (a result nested deeper than pickling goes on this thread is not kept)

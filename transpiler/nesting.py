@@ -54,7 +54,8 @@ class NestingProblem:
 
 def _deepest(tree: ast.AST) -> tuple[int, ast.AST]:
     """(depth, the innermost node with a position on the way to the deepest node), without
-    recursion (context nodes such as `ast.Load` have no position)."""
+    recursion (context nodes such as `ast.Load` have no position). The depth is libcst's: a
+    chain of n `and`/`or` terms counts n levels."""
     best: tuple[int, ast.AST] = (0, tree)
     stack: list[tuple[ast.AST, int, ast.AST]] = [(tree, 0, tree)]
     while stack:
@@ -63,7 +64,9 @@ def _deepest(tree: ast.AST) -> tuple[int, ast.AST]:
             located = node
         if depth > best[0]:
             best = (depth, located)
-        stack.extend((child, depth + 1, located) for child in ast.iter_child_nodes(node))
+        # `a and b and c` is one node here but nested pairs in libcst (and the translator)
+        step = len(node.values) if isinstance(node, ast.BoolOp) else 1
+        stack.extend((child, depth + step, located) for child in ast.iter_child_nodes(node))
     return best
 
 

@@ -144,6 +144,7 @@ def _translate_in_subprocess(source: str) -> list[list[object]]:
     ("(" * 3000 + "x" + ")" * 3000, "too many nested parentheses"),
     ("[" * 3000 + "x" + "]" * 3000, "too many nested parentheses"),
     ("-" * 5000 + "x", "levels deep"),
+    (" and ".join(["x"] * 4000), "levels deep"),  # flat in Python's ast, nested in libcst
 ])
 def test_nesting_beyond_pythons_parser_is_located(expression: str, fragment: str) -> None:
     source = ("import cutlass.cute as cute\n\n\n@cute.kernel\ndef k(a: cute.Tensor):\n"

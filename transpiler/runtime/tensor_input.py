@@ -42,32 +42,37 @@ def is_torch_tensor(value: Any) -> bool:
 
 
 def unsupported_reason(tensor: Any) -> UnsupportedTensor | None:
-    """Why the torch tensor `tensor` cannot be a kernel argument, or None."""
+    """Why the torch tensor `tensor` cannot be a kernel argument, or None (a few torch property
+    reads on the usual tensor: this runs for every `from_dlpack`)."""
     import torch
 
-    if getattr(tensor, "is_nested", False):
+    if tensor.is_nested:
         return UnsupportedTensor("a nested tensor", f"{_DENSE}; pass each component on its own")
-    if tensor.layout != torch.strided:
+    if tensor.layout is not torch.strided:
         layout = str(tensor.layout).removeprefix("torch.")
         return UnsupportedTensor(f"a {layout} tensor",
                                  f"{_DENSE}; convert it with .to_dense() first")
-    if tensor.is_quantized:
-        return UnsupportedTensor(f"a quantized tensor ({tensor.dtype})",
-                                 "bbx has no quantized element types; pass .int_repr() (the "
-                                 "stored integers) or .dequantize()")
     try:
         dtypes.from_torch(tensor.dtype)
     except ValueError:
-        known = ", ".join(d.torch_name for d in dtypes.DTYPES.values())
-        hint = ("; pass torch.view_as_real(t) (its real and imaginary parts as a trailing "
-                "mode of 2)" if tensor.dtype.is_complex else "")
-        return UnsupportedTensor(f"a tensor of dtype {str(tensor.dtype).removeprefix('torch.')}",
-                                 f"bbx kernels take {known}{hint}")
+        return _dtype_reason(tensor)
     if tensor.is_neg():
         return UnsupportedTensor("a lazily negated view (is_neg())",
                                  "its memory holds the values before negation; pass "
                                  ".resolve_neg()")
     return None
+
+
+def _dtype_reason(tensor: Any) -> UnsupportedTensor:
+    if tensor.is_quantized:
+        return UnsupportedTensor(f"a quantized tensor ({tensor.dtype})",
+                                 "bbx has no quantized element types; pass .int_repr() (the "
+                                 "stored integers) or .dequantize()")
+    known = ", ".join(d.torch_name for d in dtypes.DTYPES.values())
+    hint = ("; pass torch.view_as_real(t) (its real and imaginary parts as a trailing "
+            "mode of 2)" if tensor.dtype.is_complex else "")
+    return UnsupportedTensor(f"a tensor of dtype {str(tensor.dtype).removeprefix('torch.')}",
+                             f"bbx kernels take {known}{hint}")
 
 
 # -- another library's tensor, through DLPack --------------------------------------------------

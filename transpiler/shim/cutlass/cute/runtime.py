@@ -64,7 +64,6 @@ def from_dlpack(tensor_dlpack: object, assumed_align: int | None = None,
         raise HostApiError("from_dlpack(..., force_tf32=True)",
                            "TF32 is an NVIDIA tensor-core element type that bbx does not have; "
                            "pass the float32 tensor as it is", "nvidia-only-host")
-    frame = user_frame()
     try:
         tensor: Any = tensor_dlpack
         if isinstance(tensor, DLPackTensor):
@@ -73,7 +72,7 @@ def from_dlpack(tensor_dlpack: object, assumed_align: int | None = None,
             tensor = import_dlpack(tensor)
         return _Tensor(tensor, assumed_align=assumed_align, use_32bit_stride=use_32bit_stride)
     except UnsupportedTensor as exc:
-        raise _refused("from_dlpack", frame, exc, assumed_align) from None
+        raise _refused("from_dlpack", user_frame(), exc, assumed_align) from None
 
 
 def _refused(function: str, frame: Any, exc: UnsupportedTensor,
@@ -122,12 +121,11 @@ def make_ptr(dtype: type[_numeric.Numeric], value: Any,
              assumed_align: int | None = None) -> _Pointer:
     """A raw pointer argument (``value``: an integer address, a ctypes pointer, or an object
     with ``data_ptr()``)."""
-    frame = user_frame()
     name = _numeric_name(dtype, "make_ptr")
     try:
         return _Pointer(name, _address(value), mem_space, assumed_align)
     except UnsupportedTensor as exc:
-        raise _refused("make_ptr", frame, exc, assumed_align) from None
+        raise _refused("make_ptr", user_frame(), exc, assumed_align) from None
 
 
 def nullptr(dtype: type[_numeric.Numeric], mem_space: AddressSpace = AddressSpace.generic,

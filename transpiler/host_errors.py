@@ -8,6 +8,7 @@ naming the construct and the line of the *script* that used it — never a frame
 
 from __future__ import annotations
 
+import ast
 import linecache
 import sys
 from pathlib import Path
@@ -49,6 +50,44 @@ def _column(frame: FrameType) -> int:
     return 1
 
 
+def _call_span(frame: FrameType) -> tuple[int, int, int, int] | None:
+    """(line, end line, col, end col) of the expression the frame is evaluating (a call)."""
+    co_positions = getattr(frame.f_code, "co_positions", None)  # Python >= 3.11
+    if co_positions is None:
+        return None
+    positions = list(co_positions())
+    index = frame.f_lasti // 2
+    if not 0 <= index < len(positions) or None in positions[index]:
+        return None
+    line, end_line, col, end_col = positions[index]
+    return int(line or 0), int(end_line or 0), int(col or 0), int(end_col or 0)
+
+
+def call_argument_text(frame: FrameType | None, index: int, keyword: str) -> str | None:
+    """The source text of argument `index` (or keyword `keyword`) of the call the user's frame
+    is making (``a`` in ``from_dlpack(a, assumed_align=16)``), None when it cannot be read."""
+    span = _call_span(frame) if frame is not None else None
+    if frame is None or span is None:
+        return None
+    line, end_line, col, end_col = span
+    lines = [linecache.getline(frame.f_code.co_filename, n) for n in range(line, end_line + 1)]
+    if not all(lines):
+        return None
+    lines[-1] = lines[-1].encode()[:end_col].decode(errors="replace")
+    lines[0] = lines[0].encode()[col:].decode(errors="replace")
+    try:
+        call = ast.parse("".join(lines).strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    if not isinstance(call, ast.Call):
+        return None
+    node: ast.expr | None = next((k.value for k in call.keywords if k.arg == keyword), None)
+    if node is None and index < len(call.args) and not any(
+            isinstance(a, ast.Starred) for a in call.args[:index + 1]):
+        node = call.args[index]
+    return None if node is None else ast.unparse(node)
+
+
 def located(what: str, why: str, code: str, frame: FrameType | None) -> str:
     """``file:line:col: error: what — why [code]`` plus the source line and a caret."""
     if frame is None:
@@ -70,6 +109,16 @@ class HostApiError(RuntimeError):
         self.what, self.why, self.code = what, why, code
         self.frame_location = frame if frame is not None else user_frame(2)
         super().__init__(located(what, why, code, self.frame_location))
+
+
+class ArgumentRefused(HostApiError, ValueError):
+    """A host argument bbx cannot take (a tensor it cannot pass to a kernel, a pointer that
+    breaks its promised alignment, a Constexpr of the wrong type), refused before anything is
+    built or launched; the message names the argument and the user's line."""
+
+    def __init__(self, what: str, why: str, frame: FrameType | None = None) -> None:
+        super().__init__(what, why, "bad-argument",
+                         frame if frame is not None else user_frame(2))
 
 
 def nvidia_only(construct: str, why: str) -> HostApiError:

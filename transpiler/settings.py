@@ -36,7 +36,10 @@ VARIABLES: tuple[Variable, ...] = (
     Variable("BBX_CACHE_DIR", "",
              "build cache (default `~/.cache/bbx`); entries are keyed by generated source, header "
              "library, target, compiler and every specialized fact; damaged entries are "
-             "rebuilt; translations are kept there too"),
+             "rebuilt; translations are kept there too; one that cannot be written (read-only, "
+             "a file) still serves its entries and new builds go to a private per-process "
+             "cache, with one warning; staging directories of killed builds are reclaimed by "
+             "the next build"),
     Variable("BBX_SHARED_CACHE_DIR", "",
              "what every specialization of a target and compiler shares: the launcher module, "
              "the prebuilt header library (default `~/.cache/bbx/shared`)"),

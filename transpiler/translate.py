@@ -35,6 +35,7 @@ from .lowering.sequence_params import per_call_note, qualified_name, sequence_pa
 from .lowering.signature import ParamSig, signature
 from .lowering.stmt import kernel_uses_smem_allocator
 from .lowering.struct import module_struct_sections
+from .nesting import MAX_NESTING, nesting_problem, with_recursion_room
 
 
 @dataclass(frozen=True)
@@ -154,6 +155,15 @@ def translate_source(
     (each sequence two tensors), so that what cannot be translated in them is reported now
     (the corpus and fuzz tools). Never raises: anything unexpected becomes an `internal-error`
     diagnostic."""
+    return with_recursion_room(partial(
+        _translate_source_safely, source, file_name, display_path, output_name, source_path,
+        call_facts, representative))
+
+
+def _translate_source_safely(source: str, file_name: str, display_path: str | None,
+                             output_name: str | None, source_path: str | Path | None,
+                             call_facts: CallFacts | None,
+                             representative: bool) -> TranslationResult:
     file_name = Path(file_name).name
     display = display_path or file_name
     sha = hashlib.sha256(source.encode("utf-8")).hexdigest()
@@ -187,6 +197,17 @@ def _translate_source(
     source_path: str | Path | None,
     call_facts: CallFacts,
 ) -> TranslationResult:
+    deep = nesting_problem(source)
+    if deep is not None:
+        levels = f"deeper than Python's parser takes ({deep.parser_says})" \
+            if deep.depth is None else f"{deep.depth} levels deep"
+        sink.add(Diagnostic(
+            display, deep.line, deep.col, "nesting-too-deep",
+            f"this expression is nested {levels}",
+            f"bbx translates up to {MAX_NESTING} levels of nesting (about where Python's own "
+            "parser stops); split it into several statements"))
+        result.diagnostics = sink.sorted()
+        return result
     try:
         module = cst.parse_module(source)
     except cst.ParserSyntaxError as err:

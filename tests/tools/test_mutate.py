@@ -11,6 +11,7 @@ import sys
 import libcst as cst
 import pytest
 
+from bbx.nesting import with_recursion_room
 from bbx.tools import mutate
 from bbx.tools.mutate import MUTATIONS, SiteIndex, apply, mutant_of
 
@@ -43,11 +44,13 @@ def _edit(name: str, seed: int) -> tuple[str, str]:
     rng = random.Random(seed)
     edit = mutation(index, rng)
     assert edit is not None, name
-    return apply(module, index, [edit]).code, edit.description
+    return with_recursion_room(lambda: apply(module, index, [edit]).code), edit.description
 
 
 @pytest.mark.parametrize("mutation", [m.__name__ for m in MUTATIONS])
-def test_each_mutation_changes_the_source_and_keeps_it_python(mutation: str) -> None:
+def test_each_mutation_changes_the_source_and_keeps_it_python(
+        mutation: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(mutate, "CHAIN_LENGTHS", (3, 8))  # (libcst parses long ones slowly)
     changed = 0
     for seed in range(20):
         code, description = _edit(mutation, seed)
@@ -123,3 +126,17 @@ def test_mutations_of_one_case_do_not_overlap() -> None:
         mutant = mutant_of(sample, 3, index)
         cst.parse_module(mutant.source)
         assert 1 <= len(mutant.mutations) <= 3
+
+
+def test_long_chains_have_the_length_they_say_and_hold_is_a_variable() -> None:
+    lengths = set()
+    for seed in range(60):
+        code, description = _edit("long_chain", seed)
+        count = int(description.split("a ", 1)[1].split("-term", 1)[0])
+        lengths.add(count)
+        chain = max(code.splitlines(), key=lambda line: len(line.split()))
+        assert len(chain.split()) >= 2 * count - 1, (count, chain[:80])  # terms and operators
+    assert {400, 4000} <= lengths
+    held = [_edit("hold_in_variable", seed) for seed in range(30)]
+    assert all("_held = " in code and code.count("_held") >= 2 for code, _ in held)
+    assert any("cutlass.Float32" in code for code, _ in held)

@@ -3,6 +3,7 @@ when called (`cutlass.Float32(x)`), and has static attributes (`.width`, `.is_in
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import libcst as cst
@@ -11,7 +12,7 @@ from ..analysis import kinds as k
 from ..analysis.kinds import Cat, Kind
 from ..analysis.value import Val
 from ..cxx import ast as c
-from ..cxx.literals import bool_literal, float_literal
+from ..cxx.literals import INT64_MIN, UINT64_MAX, bool_literal, float_literal
 from .entry import Attribute, Constant, Entry, Functor
 from .lowerer import Lowerer
 from .numeric import EXPORTING_MODULES, NUMERIC_TYPES, NumericType
@@ -48,6 +49,15 @@ def cast_value(
             return Val(k.dynamic(ctype), float_literal(float(v), ctype), node=node)
         if ctype == "bool":
             return Val(k.dynamic(ctype), bool_literal(bool(v)), node=node)
+        if isinstance(v, float) and not math.isfinite(v):
+            raise lw.error(arg, "bad-conversion",
+                           f"`{lw.code(node)}` converts {v} to an integer ({ctype})",
+                           "NaN and infinities have no integer value (Python's int() refuses "
+                           "them too)")
+        if not INT64_MIN <= int(v) <= UINT64_MAX:
+            raise lw.error(arg, "bad-conversion",
+                           f"`{lw.code(node)}` converts {v!r} to an integer ({ctype})",
+                           "it does not fit a 64-bit integer")
         if ctype == "int32_t":
             return Val(k.dynamic(ctype), c.Lit(str(int(v))), node=node)
         return Val(

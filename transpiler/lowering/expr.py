@@ -161,7 +161,7 @@ class ExprLowerer:
                 return c.Lit("true" if v else "false")
             if isinstance(v, int):
                 if static:
-                    return static_int(v) if v >= 0 else c.Unary("-", static_int(-v))
+                    return static_int(v)
                 return c.Lit(str(v))
             if isinstance(v, float):
                 return float_literal(v)
@@ -208,7 +208,11 @@ class ExprLowerer:
                 )
             return c.Id(f"Meta::{member}")
         if kind.cat is Cat.TYPE:
-            assert val.type is not None
+            if val.type is None:  # a dtype read back out of a tuple or list (`t[1]`)
+                raise self.fc.error(
+                    where or self.fc.fn.node, "unsupported-value",
+                    "a numeric type held in a tuple or list, used as a value",
+                    "name the type itself where it is used (e.g. cutlass.Float32)")
             return c.Construct(c.Type("type_c", (val.type,)))
         if kind.cat is Cat.RECORD and kind.value is None and val.expr is None:
             raise self.fc.error(

@@ -1731,7 +1731,30 @@ class StmtLowerer:
                 "grid/block must be a list or tuple of 1 to 3 values",
                 "e.g. grid=[m, 1, 1]",
             )
+        for index, (val, where) in enumerate(items):
+            self._check_extent(val, where, node, index)
         return items
+
+    def _check_extent(self, val: Val, where: cst.BaseExpression, launch_arg: cst.BaseExpression,
+                      index: int) -> None:
+        """A grid/block extent is an integer: a numeric type or a Python value of another
+        kind there (`grid=(n, cutlass.Float32, 1)`) is an error at its element."""
+        kind = val.kind
+        if kind.cat is Cat.TYPE or (kind.cat is Cat.META and kind.meta_kind == m.TYPE):
+            what = "a numeric type"
+        elif kind.cat is Cat.LITERAL and not isinstance(kind.value, int):
+            what = f"a Python {type(kind.value).__name__} ({kind.value!r})"
+        else:
+            return
+        mod = self.fc.mod
+        if where is not launch_arg and mod.positions.get(mod.stands_for.get(where, where)):
+            at, said = where, f"`{self.lw.code(where)}`, extent {index} of a launch's grid/block,"
+        else:  # a value holding the extents (`grid = (n, cutlass.Float32, 1)`)
+            at, said = launch_arg, f"extent {index} of `{self.lw.code(launch_arg)}`"
+        raise self.fc.error(
+            at, "bad-launch", f"{said} is {what}, not an integer",
+            "grid and block extents are integers: the number of blocks or threads along x, y "
+            "and z")
 
     def _dim3(self, node: cst.BaseExpression) -> c.Expr:
         # Qualified: under nvcc, CUDA's global ::dim3 and bbx::dim3 (via `using namespace bbx`)

@@ -39,6 +39,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import dtypes
+from .constexpr_values import normalize as normalize_constexpr
+from .tensor_input import UnsupportedTensor, is_torch_tensor, unsupported_reason
 
 STATIC_ALIGN_CAP = 16  # bytes; the widest vector access the generated code uses
 INT32_MAX = 2**31 - 1
@@ -369,6 +371,9 @@ def direct_tensor_spec(tensor: Any) -> TensorSpec:
     view at an odd element offset is @element size or less); device = the torch device type;
     offsets 64-bit when the tensor needs them (`offset_bits`).
     """
+    reason = unsupported_reason(tensor)
+    if reason is not None:
+        raise reason
     dt = dtypes.from_torch(tensor.dtype)
     shape = tuple(int(n) for n in tensor.shape)
     stride = dlpack_strides(tensor)
@@ -397,14 +402,6 @@ def scalar_dtype_of(value: Any) -> str | None:
     return None
 
 
-def _is_torch_tensor(value: Any) -> bool:
-    try:
-        import torch
-    except ImportError:  # pragma: no cover - torch is a dependency
-        return False
-    return isinstance(value, torch.Tensor)
-
-
 def _is_stream(value: Any) -> bool:
     return hasattr(value, "cuda_stream") or type(value).__name__ in ("CUstream", "HostStream")
 
@@ -419,8 +416,13 @@ def from_value(value: Any, *, constexpr: bool = False, dtype: str | None = None)
     spec_method = getattr(value, "bbx_arg_spec", None)
     if callable(spec_method):  # from_dlpack tensors, make_ptr pointers
         return spec_method()
-    if _is_torch_tensor(value):
+    if is_torch_tensor(value):
         return direct_tensor_spec(value)
+    if callable(getattr(value, "__dlpack__", None)):
+        raise UnsupportedTensor(
+            f"a {type(value).__module__.split('.')[0]}.{type(value).__qualname__}",
+            "bbx takes torch tensors directly; pass another library's tensor through "
+            "cutlass.cute.runtime.from_dlpack(x)")
     if dtype is not None:
         return ScalarSpec(dtype)
     if _is_stream(value):
@@ -690,9 +692,12 @@ def _scalar_problems(spec: ScalarSpec, value: Any) -> list[str]:
 def _problems(spec: ArgSpec, value: Any) -> list[str]:
     if isinstance(spec, TensorSpec):
         tensor = getattr(value, "bbx_torch_tensor", None)
-        tensor = value if tensor is None and _is_torch_tensor(value) else tensor
+        tensor = value if tensor is None and is_torch_tensor(value) else tensor
         if tensor is None:
             return [f"is {type(value).__name__}, expected a tensor"]
+        reason = unsupported_reason(tensor)
+        if reason is not None:
+            return [f"is {reason.what} ({reason.why})"]
         return _tensor_problems(spec, tensor)
     if isinstance(spec, ScalarSpec):
         return _scalar_problems(spec, value)
@@ -717,7 +722,7 @@ def _problems(spec: ArgSpec, value: Any) -> list[str]:
         return [f"element {i}: {problem}"
                 for i, (e, v) in enumerate(zip(spec.elements, value, strict=True))
                 for problem in _problems(e, v)]
-    key = stable_repr(value)
+    key = stable_repr(normalize_constexpr(value))
     return [] if key == spec.key else [f"is {key}, expected {spec.key}"]
 
 

@@ -8,12 +8,18 @@ Layout of `$BBX_CACHE_DIR` (default `~/.cache/bbx`):
     <key[:2]>/<key>.lock        a lock file serialising builders of this key
     <key[:2]>/<key>.use         shared-locked by every process using the entry (see
                                 `cache_usage`: removal skips entries in use)
-    tmp/                        private staging directories of builds in progress
+    tmp/                        private staging directories of builds in progress, each
+                                with a lock its builder holds (staging.py: those of dead
+                                builders are reclaimed by the next build)
 
 What every specialization of a (target, compiler, flags) shares — bbx's launcher module, the
 precompiled header library and its object — lives in a second cache of the same format,
 `$BBX_SHARED_CACHE_DIR` (default `~/.cache/bbx/shared`), so that it is built once even where
 `BBX_CACHE_DIR` points at a fresh directory (as the tests' do).
+
+A cache directory that cannot be written (read-only, a path naming a file...) is still read for
+entries, and new builds go to a private directory of the process, with one warning
+(cache_root.py).
 
 Concurrent builders of one key take the lock in turn; the first builds and publishes with an
 atomic rename, the others find a valid entry and reuse it. An entry whose manifest is missing or
@@ -33,18 +39,21 @@ import hashlib
 import json
 import os
 import shutil
-import tempfile
 import threading
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from .. import settings
+from .cache_root import writable_root
+from .staging import Staging, reclaim
 
 MANIFEST = "manifest.json"
+SHARED_VARIABLE = "BBX_SHARED_CACHE_DIR"
 CACHE_FORMAT = 1
 #: At most this many entries are marked in use by one process (each holds a file open).
 HELD_MAX = 256
@@ -64,6 +73,11 @@ def default_shared_root() -> Path:
     if configured:
         return Path(configured).expanduser()
     return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "bbx" / "shared"
+
+
+def shared_cache() -> BuildCache:
+    """The cache of what every specialization of a target shares."""
+    return BuildCache(default_shared_root(), SHARED_VARIABLE)
 
 
 def specialization_key(components: dict[str, Any]) -> str:
@@ -99,15 +113,32 @@ class Entry:
 
 
 class BuildCache:
-    def __init__(self, root: Path | None = None) -> None:
+    def __init__(self, root: Path | None = None, variable: str = "BBX_CACHE_DIR") -> None:
+        #: the configured directory (entries are looked up there first)
         self.root = root or default_cache_root()
+        self._variable = variable
+        self._reclaimed = False
 
-    def entry_dir(self, key: str) -> Path:
-        return self.root / key[:2] / key
+    @cached_property
+    def home(self) -> Path:
+        """Where this process writes: `root`, or its private cache when `root` cannot be
+        written (warned once)."""
+        return writable_root(self.root, self._variable)
+
+    def entry_dir(self, key: str, root: Path | None = None) -> Path:
+        return (root or self.root) / key[:2] / key
+
+    def _roots(self) -> Iterator[Path]:
+        """Where entries are looked up: `root`, then the private cache if `root` cannot be
+        written (asked only when `root` lacks the entry: a read-only cache that has every
+        entry a process needs serves it without a warning)."""
+        yield self.root
+        if self.home != self.root:
+            yield self.home
 
     @contextmanager
     def _locked(self, key: str) -> Iterator[None]:
-        lock_path = self.root / key[:2] / f"{key}.lock"
+        lock_path = self.home / key[:2] / f"{key}.lock"
         lock_path.parent.mkdir(parents=True, exist_ok=True)
         with lock_path.open("a") as handle:
             fcntl.flock(handle, fcntl.LOCK_EX)
@@ -118,24 +149,25 @@ class BuildCache:
 
     def lookup(self, key: str) -> Entry | None:
         """The valid entry for `key`, or None (a damaged entry is moved aside)."""
-        path = self.entry_dir(key)
-        if not path.exists():
-            return None
-        self._hold(key)
-        manifest = self._validated_manifest(path, key)
-        if manifest is None:
+        for root in self._roots():
+            path = self.entry_dir(key, root)
+            if not path.exists():
+                continue
+            self._hold(key, root)
+            manifest = self._validated_manifest(path, key)
+            if manifest is not None:
+                try:
+                    os.utime(path)  # the entry's last use, for the size cap (cache_usage)
+                except OSError:
+                    pass
+                return Entry(key, path, manifest)
             self._discard(path)
-            return None
-        try:
-            os.utime(path)  # the entry's last use, for the size cap (cache_usage)
-        except OSError:
-            pass
-        return Entry(key, path, manifest)
+        return None
 
-    def _hold(self, key: str) -> None:
+    def _hold(self, key: str, root: Path) -> None:
         """Marks the entry in use by this process until it ends (a shared lock on
         `<key>.use`; waits while the entry is being removed)."""
-        path = self.root / key[:2] / f"{key}.use"
+        path = root / key[:2] / f"{key}.use"
         with _held_lock:
             if path in _held or len(_held) >= HELD_MAX:
                 return
@@ -160,17 +192,16 @@ class BuildCache:
             found = self.lookup(key)  # another process may have published it meanwhile
             if found is not None:
                 return found, False
-            staging = self._staging_dir()
+            staging = self._staging()
             try:
-                fields = build(staging)
-                manifest = self._write_manifest(staging, key, fields)
-                final = self.entry_dir(key)
+                fields = build(staging.path)
+                manifest = self._write_manifest(staging.path, key, fields)
+                final = self.entry_dir(key, self.home)
                 final.parent.mkdir(parents=True, exist_ok=True)
-                os.rename(staging, final)
+                os.rename(staging.path, final)
             finally:
-                if staging.exists():
-                    shutil.rmtree(staging, ignore_errors=True)
-        self._hold(key)
+                staging.close()
+        self._hold(key, self.home)
         cap = settings.byte_size("BBX_CACHE_MAX_BYTES")
         if cap is not None:
             from .cache_usage import enforce_cap  # noqa: PLC0415 - it imports this module
@@ -178,10 +209,14 @@ class BuildCache:
             enforce_cap(self, cap, keep=key)
         return Entry(key, final, manifest), True
 
-    def _staging_dir(self) -> Path:
-        tmp_root = self.root / "tmp"
-        tmp_root.mkdir(parents=True, exist_ok=True)
-        return Path(tempfile.mkdtemp(prefix="build-", dir=tmp_root))
+    def _staging(self) -> Staging:
+        """A fresh staging directory; the first one of this cache object first reclaims those
+        of dead builds."""
+        tmp_root = self.home / "tmp"
+        if not self._reclaimed:
+            self._reclaimed = True
+            reclaim(tmp_root)
+        return Staging(tmp_root)
 
     def _write_manifest(self, staging: Path, key: str, fields: dict[str, Any]) -> dict[str, Any]:
         files = sorted(p for p in staging.rglob("*") if p.is_file())
@@ -215,7 +250,7 @@ class BuildCache:
         return manifest
 
     def _discard(self, path: Path) -> None:
-        graveyard = self.root / "tmp" / f"damaged-{path.name}-{uuid.uuid4().hex[:8]}"
+        graveyard = path.parent.parent / "tmp" / f"damaged-{path.name}-{uuid.uuid4().hex[:8]}"
         graveyard.parent.mkdir(parents=True, exist_ok=True)
         try:
             os.rename(path, graveyard)

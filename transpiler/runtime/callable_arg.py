@@ -18,6 +18,7 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
+from ..cxx.literals import static_int_text
 from ..lowering.names import cxx_name
 from ..translate import FunctionInfo, TranslationResult, module_namespace
 from .argspec import is_lambda, jit_call_of
@@ -80,7 +81,7 @@ def _default_expr(param: inspect.Parameter, cls: type) -> str:
     if isinstance(default, bool):
         return f"bbx::C<{'true' if default else 'false'}>{{}}"
     if isinstance(default, int):
-        return f"bbx::Int<{default}>{{}}"
+        return static_int_text(default)
     raise CallableArgError(
         f"{cls.__qualname__}.__call__: argument '{param.name}' left at its default {default!r} "
         "when called from generated code; pass it explicitly"

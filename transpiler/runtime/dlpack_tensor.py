@@ -39,6 +39,7 @@ from .argspec import (
     leading_mode,
     offset_bits,
 )
+from .tensor_input import UnsupportedTensor, unsupported_reason
 
 
 class LayoutMarkError(ValueError):
@@ -50,19 +51,16 @@ class DLPackTensor:
 
     def __init__(self, tensor: Any, assumed_align: int | None = None,
                  use_32bit_stride: bool = False, **_ignored: Any) -> None:
+        reason = unsupported_reason(tensor)
+        if reason is not None:
+            raise reason
         self.bbx_torch_tensor = tensor
         self.use_32bit_stride = use_32bit_stride
         self._dtype = dtypes.from_torch(tensor.dtype)
         self._shape = tuple(int(n) for n in tensor.shape)
         self._stride = dlpack_strides(tensor)
-        address = int(tensor.data_ptr())
-        align = assumed_align if assumed_align is not None else self._dtype.size
-        if align < 1 or align & (align - 1):
-            raise ValueError(f"bbx: assumed_align={align} is not a power of two")
-        if address % align:
-            raise ValueError(f"bbx: from_dlpack: data pointer {address:#x} is not divisible by "
-                             f"assumed_align={align}")
-        self._align = align
+        self._align = checked_alignment(assumed_align, self._dtype.size, int(tensor.data_ptr()),
+                                        "data pointer")
         self._spec_shape: tuple[Dim, ...] = self._shape
         self._spec_stride: tuple[Dim, ...] = self._stride
         self._stride_order: tuple[int, ...] | None = None
@@ -193,16 +191,33 @@ class RawPointer:
         self.dtype = dtypes.dtype(dtype_name)
         self.address = int(address)
         self.mem_space = mem_space
-        self.align = assumed_align if assumed_align is not None else self.dtype.size
-        if self.address % self.align:
-            raise ValueError(f"bbx: make_ptr: address {self.address:#x} is not divisible by "
-                             f"assumed_align={self.align}")
+        self.align = checked_alignment(assumed_align, self.dtype.size, self.address, "address")
 
     def bbx_arg_spec(self) -> PointerSpec:
         return PointerSpec(self.dtype.name, self.align)
 
     def __repr__(self) -> str:
         return f"ptr<{self.dtype.name}>({self.address:#x}, align={self.align})"
+
+
+def checked_alignment(assumed_align: Any, natural: int, address: int, what: str) -> int:
+    """The alignment a tensor's data or a pointer promises: `assumed_align` (a power of two
+    dividing `address`) or the element size `natural`; an `UnsupportedTensor` otherwise."""
+    if assumed_align is None:
+        return natural
+    if isinstance(assumed_align, bool) or not isinstance(assumed_align, int) \
+            or assumed_align < 1 or assumed_align & (assumed_align - 1):
+        raise UnsupportedTensor(f"assumed_align={assumed_align!r} is not a power of two",
+                                "assumed_align is the alignment in bytes the kernel may assume "
+                                "for the address (1, 2, 4, 8, 16...)")
+    if address % assumed_align:
+        actual = address & -address if address else assumed_align
+        raise UnsupportedTensor(
+            f"{what} {address:#x} is not divisible by assumed_align={assumed_align} (it is "
+            f"aligned to {actual} bytes)",
+            "the kernel would use accesses that need that alignment; pass a lower "
+            "assumed_align or an aligned tensor (e.g. a fresh allocation or a copy)")
+    return assumed_align
 
 
 def _tuple(dims: tuple[Dim, ...]) -> str:

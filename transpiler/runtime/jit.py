@@ -24,6 +24,7 @@ from collections.abc import Callable
 from functools import cached_property
 from typing import Any
 
+from ..host_errors import ArgumentRefused
 from .argspec import (
     DEFAULT_LAMBDA,
     ArgSpec,
@@ -34,6 +35,8 @@ from .argspec import (
     validate,
 )
 from .argspec import from_value as spec_of_value
+from .constexpr_values import ConstexprTypeError, Expected, checked, expected_type
+from .tensor_input import UnsupportedTensor
 
 Launcher = Callable[[dict[str, Any]], Any]
 Dispatcher = Callable[["JitFunction", Any, dict[str, ArgSpec], dict[str, Any]], Launcher]
@@ -155,7 +158,16 @@ class JitFunction(_Decorated):
         return {name: (_is_constexpr(ann), _numeric_dtype(ann))
                 for name, ann in self._annotations().items()}
 
+    @cached_property
+    def _constexpr_types(self) -> dict[str, Expected | None]:
+        """Constexpr parameter name -> the type it takes (annotation or default), if known."""
+        params = self.signature.parameters
+        return {name: expected_type(ann, params[name].default)
+                for name, ann in self._annotations().items() if _is_constexpr(ann)}
+
     def arg_specs(self, values: dict[str, Any]) -> dict[str, ArgSpec]:
+        """The specs of a call's values (Constexpr values normalized in `values`, and checked:
+        a refusal names the parameter at the user's line)."""
         facts = self._param_facts
         specs: dict[str, ArgSpec] = {}
         for name, value in values.items():
@@ -164,7 +176,18 @@ class JitFunction(_Decorated):
             if constexpr and param is not None and same_lambda(value, param.default):
                 specs[name] = ConstexprSpec(DEFAULT_LAMBDA, value)  # traced by the translator
                 continue
-            specs[name] = spec_of_value(value, constexpr=constexpr, dtype=dtype)
+            if constexpr:
+                try:
+                    value = values[name] = checked(name, value,
+                                                   self._constexpr_types.get(name))
+                except ConstexprTypeError as exc:
+                    raise ArgumentRefused(exc.what, f"{self.__qualname__} is compiled for "
+                                          f"each value of it; {exc.why}") from None
+            try:
+                specs[name] = spec_of_value(value, constexpr=constexpr, dtype=dtype)
+            except UnsupportedTensor as exc:
+                raise ArgumentRefused(f"argument '{name}' of {self.__qualname__}: {exc.what}",
+                                      exc.why) from None
         return specs
 
     def specialize(self, bound_self: Any, args: tuple[Any, ...], kwargs: dict[str, Any]

@@ -45,6 +45,7 @@ from .dlpack_tensor import DLPackTensor
 from .native import launcher_module
 from .source_map import annotate_sites
 from .targets import Target
+from .tensor_input import unsupported_reason
 
 # Row kinds of the C launcher's plan (templates/launcher.c.j2).
 K_TENSOR, K_INT, K_FLOAT, K_BOOL, K_POINTER, K_STREAM = range(6)
@@ -203,7 +204,7 @@ class Launcher:
         name, spec = self._by_slot[slot]
         if isinstance(spec, TensorSpec):
             tensor = _torch_tensor(value)
-            if tensor is None or tensor.dim() > MAX_RANK:
+            if tensor is None or tensor.dim() > MAX_RANK or unsupported_reason(tensor):
                 return None
             try:
                 code, bits = dlpack_code(dtypes.from_torch(tensor.dtype).name)

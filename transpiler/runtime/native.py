@@ -24,7 +24,7 @@ import jinja2
 from .. import __version__
 from ..paths import include_dir, templates_dir
 from ..targets import toolchain
-from .cache import BuildCache, default_shared_root, specialization_key
+from .cache import shared_cache, specialization_key
 
 TEMPLATE = "launcher.c.j2"
 ABI_HEADER = "bbx/platform/abi.h"
@@ -84,7 +84,7 @@ def launcher_module() -> ModuleType:
                     f"{proc.stdout}")
             return {"module": name, "extension": output.name, **identity}
 
-        entry, _ = BuildCache(default_shared_root()).get_or_build(key, build)
+        entry, _ = shared_cache().get_or_build(key, build)
         path = entry.artifact(entry.manifest["extension"])
         loader = importlib.machinery.ExtensionFileLoader(name, str(path))
         spec = importlib.util.spec_from_file_location(name, path, loader=loader)

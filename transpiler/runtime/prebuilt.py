@@ -35,7 +35,8 @@ from .. import settings
 from ..paths import include_dir
 from ..targets import toolchain
 from .builder import BuildError, Prebuilt, progress, run_command
-from .cache import BuildCache, default_shared_root, specialization_key
+from .cache import SHARED_VARIABLE, default_shared_root, shared_cache, specialization_key
+from .cache_root import writable_root
 from .targets import Target
 
 HEADER = "bbx_pch.hpp"
@@ -58,9 +59,14 @@ def enabled() -> bool:
     return settings.enabled("BBX_PREBUILT")
 
 
-def _stable_file(root: Path, name: str, text: str) -> Path:
-    """`text` at a path that never moves (a clang PCH refers to its main file by path)."""
+def _stable_file(name: str, text: str) -> Path:
+    """`text` at a path that never moves (a clang PCH refers to its main file by path): in the
+    shared cache, or in this process's private one when that cannot be written and lacks it."""
     digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+    path = default_shared_root() / "sources" / digest / name
+    if path.is_file():
+        return path
+    root = writable_root(default_shared_root(), SHARED_VARIABLE)
     path = root / "sources" / digest / name
     if not path.is_file():
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -78,13 +84,12 @@ def _plan(compiler: toolchain.Compiler, flags: list[str], directory: Path
     clang: no timestamps in the PCH (`-fno-pch-timestamp`): a checkout touches headers without
     changing them, and the cache key holds the headers' content hash."""
     include = f"-I{include_dir()}"
-    root = default_shared_root()
-    runtime_source = _stable_file(root, RUNTIME_SOURCE, RUNTIME_TEXT)
+    runtime_source = _stable_file(RUNTIME_SOURCE, RUNTIME_TEXT)
     runtime = directory / RUNTIME_OBJECT
     runtime_chain = [[compiler.path, *flags, include, "-c", str(runtime_source), "-o",
                       str(runtime)]]
     if compiler.family == "clang":
-        header = _stable_file(root, HEADER, HEADER_TEXT)
+        header = _stable_file(HEADER, HEADER_TEXT)
         pch, obj = directory / "bbx.pch", directory / "bbx_pch.o"
         pch_chain = [
             [compiler.path, *flags, include, "-x", "c++-header", str(header),
@@ -144,7 +149,7 @@ def prebuilt_for(target: Target, header_hash: str | None = None) -> Prebuilt | N
             return {"identity": list(identity), "compiler_family": compiler.family}
 
         try:
-            entry, _ = BuildCache(default_shared_root()).get_or_build(key, build)
+            entry, _ = shared_cache().get_or_build(key, build)
         except BuildError as exc:
             head = "\n".join(exc.output.splitlines()[:20])
             print(f"bbx: warning: {LABEL} could not be built; units compile it themselves:\n"

@@ -25,7 +25,14 @@ import jinja2
 
 from .. import __version__
 from ..analysis import meta
-from ..cxx.literals import float_literal
+from ..cxx.literals import (
+    INT_MAX,
+    INT_MIN,
+    float_literal,
+    int_value_text,
+    static_int_text,
+    static_int_type_text,
+)
 from ..cxx.printer import expr_text
 from ..dsl import REGISTRY
 from ..dsl.entry import Functor
@@ -129,7 +136,9 @@ def _cxx_literal(value: Any, what: str) -> tuple[str, str]:
     if isinstance(value, bool):
         return "bool", "true" if value else "false"
     if isinstance(value, int):
-        return ("int" if -(2**31) <= value < 2**31 else "long long"), str(value)
+        if INT_MIN <= value <= INT_MAX:
+            return "int", str(value)
+        return ("std::uint64_t" if value >= 2**63 else "std::int64_t"), int_value_text(value)
     if isinstance(value, float):
         if not math.isfinite(value):
             raise SpecializationError(f"{what} is {value}, which has no C++ literal here")
@@ -148,8 +157,7 @@ def _static_tuple(value: Any, what: str) -> str:
     if isinstance(value, bool):
         return f"bbx::C<{'true' if value else 'false'}>{{}}"
     if isinstance(value, int):
-        return f"bbx::Int<{value}>{{}}" if -(2**31) <= value < 2**31 else \
-            f"bbx::C<std::int64_t{{{value}}}>{{}}"
+        return static_int_text(value)
     raise SpecializationError(f"{what} holds {value!r} ({type(value).__name__}); a tuple meta "
                               "value reaches C++ only with int, bool and None leaves")
 
@@ -179,7 +187,7 @@ def meta_member_line(member: meta.MetaMember, value: Any) -> str:
     if member.kind == meta.STATIC_INT:
         if isinstance(value, bool) or not isinstance(value, int):
             raise SpecializationError(f"{what} must be an int, got {value!r}")
-        return f"using {member.name} = bbx::Int<{value}>;"
+        return f"using {member.name} = {static_int_type_text(value)};"
     if member.kind == meta.TYPE:
         return f"using {member.name} = {_dtype_of_type_value(value, what)};"
     if member.kind == meta.BOOL:
@@ -213,9 +221,9 @@ def evaluate_meta(members: tuple[meta.MetaMember, ...], namespace: dict[str, Any
 def _static(value: int, wide: bool) -> str:
     """A static extent or stride; in a 64-bit-offset tensor a stride that would overflow `int`
     arithmetic is a 64-bit static integer, so that products with it are 64-bit."""
-    if wide and value not in (0, 1):
+    if wide and value not in (0, 1) and INT_MIN <= value <= INT_MAX:
         return f"bbx::C<std::int64_t{{{value}}}>{{}}"
-    return f"bbx::Int<{value}>{{}}"
+    return static_int_text(value)  # 64-bit beyond `int` either way
 
 
 def _dims(dims: tuple[int | Dyn, ...], runtime: str, wide_static: bool) -> list[str]:
@@ -274,7 +282,7 @@ def _bind_constexpr_value(name: str, spec: ConstexprSpec, traced: bool = False) 
     if isinstance(value, bool):
         return ArgBinding(name, str(spec), (), f"bbx::C<{'true' if value else 'false'}>{{}}")
     if isinstance(value, int):
-        return ArgBinding(name, str(spec), (), f"bbx::Int<{value}>{{}}")
+        return ArgBinding(name, str(spec), (), static_int_text(value))
     if isinstance(value, float):  # a compile-time float, as the DSL's Python float (f32 in C++)
         return ArgBinding(name, str(spec), (), f"bbx::C<{expr_text(float_literal(value))}>{{}}")
     if getattr(value, "bbx_dtype", None) is not None:

@@ -24,6 +24,7 @@ from typing import Any
 from .. import __version__
 from ..translate import TranslationResult
 from .cache import default_cache_root
+from .cache_root import writable_root
 from .fingerprint import tree_fingerprint
 
 FORMAT = 1
@@ -43,22 +44,35 @@ def _source_digest(path: Path) -> str | None:
         return None
 
 
-def _entry(path: str, source_digest: str, root: Path | None) -> Path:
+def _entry(path: str, source_digest: str, root: Path) -> Path:
     key = hashlib.sha256(
         f"{Path(path).resolve()}|{source_digest}|{translator_identity()}".encode()
     ).hexdigest()[:32]
-    return (root or default_cache_root()) / "translations" / key[:2] / f"{key}.pickle"
+    return root / "translations" / key[:2] / f"{key}.pickle"
 
 
-def load(path: str, source_digest: str, root: Path | None = None) -> TranslationResult | None:
-    """The stored translation of `path` with this source, or None."""
-    entry = _entry(path, source_digest, root)
+def _read(entry: Path) -> dict[str, Any] | None:
     try:
         with entry.open("rb") as handle:
-            stored: dict[str, Any] = pickle.load(handle)
+            stored = pickle.load(handle)
     except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError,
             ValueError, TypeError):
         return None
+    return stored if isinstance(stored, dict) else None
+
+
+def load(path: str, source_digest: str, root: Path | None = None) -> TranslationResult | None:
+    """The stored translation of `path` with this source, or None (looked up in the cache
+    directory, then in this process's private cache where that one cannot be written)."""
+    configured = root or default_cache_root()
+    stored = _read(_entry(path, source_digest, configured))
+    if stored is None:
+        home = writable_root(configured)
+        if home == configured:
+            return None
+        stored = _read(_entry(path, source_digest, home))
+        if stored is None:
+            return None
     result = stored.get("result")
     dependencies = stored.get("dependencies", {})
     if not isinstance(result, TranslationResult) or not isinstance(dependencies, dict):
@@ -73,7 +87,7 @@ def store(path: str, source_digest: str, result: TranslationResult,
           root: Path | None = None) -> None:
     """Keep `result` for later processes (best effort: a cache that cannot be written is
     skipped)."""
-    entry = _entry(path, source_digest, root)
+    entry = _entry(path, source_digest, writable_root(root or default_cache_root()))
     dependencies = {str(d): _source_digest(Path(d)) for d in result.dependencies}
     try:
         entry.parent.mkdir(parents=True, exist_ok=True)
@@ -81,5 +95,5 @@ def store(path: str, source_digest: str, result: TranslationResult,
             pickle.dump({"result": result, "dependencies": dependencies}, tmp,
                         protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp.name, entry)
-    except (OSError, pickle.PicklingError, TypeError, AttributeError):
-        return
+    except (OSError, pickle.PicklingError, TypeError, AttributeError, RecursionError):
+        return  # (a result nested deeper than pickling goes on this thread is not kept)

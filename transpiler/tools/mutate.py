@@ -8,8 +8,11 @@ floats, strings, constants); swap two names of one function; `range` <-> `range_
 re-kind decorators; wrap an expression in a call; nest a literal in tuples and lists; change an
 operator; insert a statement of another kind (`global`, `del`, `try`, `with`, a nested `def`,
 `match`...); replace an expression by one of another kind (lambda, comprehension, slice,
-`yield`, walrus, starred...). Sites inside `@cute.kernel`/`@cute.jit` functions are chosen most
-of the time.
+`yield`, walrus, starred...); make an operator chain of 8 to 4,000 terms (`e + e + ...`,
+`e < e < ...`, `e and e ...`: past what Python's parser takes at the long end); hold an
+expression, or a tuple with a dtype in it, in a variable first (`_held = (e, cutlass.Float32,
+1)`); put dtypes and non-finite literals in value positions. Sites inside
+`@cute.kernel`/`@cute.jit` functions are chosen most of the time.
 
 A tree is changed by rebuilding only the path from the root to the changed nodes (libcst nodes
 are immutable), which keeps a mutation of a 4,000-line file within a few hundred milliseconds.
@@ -27,6 +30,8 @@ from typing import Any, Union
 
 import libcst as cst
 
+from bbx.nesting import with_recursion_room
+
 #: how often a mutation site is taken from a DSL function when the file has one there.
 DSL_BIAS = 0.85
 #: attempts at finding an applicable mutation before a mutant keeps fewer mutations.
@@ -40,7 +45,8 @@ INT_VALUES = (
 )
 FLOAT_VALUES = (
     "0.0", "-0.0", "0.5", "1.0", "-1.5", "1e-30", "1e30", "1e308", "1e999", "-1e999",
-    "float('nan')", "float('inf')", "3", "0",
+    "float('nan')", "float('inf')", "float('-inf')", "-float('nan')", "math.inf", "math.nan",
+    "3", "0",
 )
 STRING_VALUES = (
     '""', '"x"', '"{}"', '"{0}"', '"%s %d"', '"*/"', '"/*"', '"// x"', '"\\n"', '"\\t"',
@@ -75,6 +81,12 @@ UNUSUAL_EXPRESSIONS = (
     "{0}.missing_attribute", "{0}({0})", "{0}[{0}]", "{0} @ {0}", "({0}, *{0})", "[*{0}]",
     "{{**{0}}}", "{{{0}}}", "...", "f'{{{0}}}'", "{0} is None", "{0} in ({0},)", "({0}).real",
     "type({0})", "{0}.__class__", "super()", "globals()", "__name__", "NotImplemented",
+    # dtypes where values go
+    "cutlass.Float32", "cutlass.Int32", "({0}, cutlass.Float32, 1)", "[cutlass.Int8, {0}]",
+    "({0}, cutlass.Float16)[1]",
+    # non-finite and out-of-range values converted to integers
+    "cutlass.Int32(float('nan'))", "cutlass.Int64(float('inf'))", "cutlass.Int32(-float('inf'))",
+    "cutlass.Int32(1e30)", "cutlass.Uint8(float('nan'))", "cutlass.Int32({0} * float('inf'))",
 )
 #: statements of every other kind, for insertion anywhere.
 UNUSUAL_STATEMENTS = (
@@ -90,6 +102,14 @@ UNUSUAL_STATEMENTS = (
     "@cute.kernel\ndef _kernel():\n    pass",
 )
 RANGE_NAMES = ("range", "range_constexpr", "range_dynamic")
+#: terms of an operator chain: short, long (hundreds, as held-out code has), and past the
+#: nesting Python's own parser takes (the translator must refuse those, not crash). Not 1,000:
+#: a 1,000-term chain of run-time values takes the translator longer than a fuzz case's 30 s
+#: on a busy 2-core machine (its kind scan is quadratic in the nesting), which is a hang there.
+CHAIN_LENGTHS = (8, 60, 400, 4000)
+#: what a held expression `{0}` becomes in `_held = ...`.
+HELD_TEMPLATES = ("{0}", "({0}, cutlass.Float32, 1)", "({0}, 1, 1)", "[{0}, cutlass.Int32]",
+                  "cutlass.Float32")
 BINARY_OPERATORS: tuple[type[cst.BaseBinaryOp], ...] = (
     cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Modulo, cst.Power,
     cst.LeftShift, cst.RightShift, cst.BitAnd, cst.BitOr, cst.BitXor,
@@ -177,8 +197,10 @@ def case_random(seed: int, index: int) -> random.Random:
 
 
 def mutant_of(path: Path, seed: int, index: int) -> Mutant:
+    """Case (seed, index) of `path`; made with the translator's recursion room, since writing
+    out a mutant with a long operator chain recurses as deep as the chain is long."""
     tree = parsed(path)
-    return mutate(tree.module, tree.index, case_random(seed, index))
+    return with_recursion_room(lambda: mutate(tree.module, tree.index, case_random(seed, index)))
 
 
 def mutate(module: cst.Module, index: SiteIndex, rng: random.Random) -> Mutant:
@@ -554,10 +576,73 @@ def change_operator(index: SiteIndex, rng: random.Random) -> Edit | None:
     return Edit(((operator, new),), f"change `{snippet(node)}` to use {new_class.__name__}")
 
 
+def long_chain(index: SiteIndex, rng: random.Random) -> Edit | None:
+    """An expression `e` made an operator chain of CHAIN_LENGTHS terms, built as nodes (no
+    parsing, which is quadratic in libcst): `e + e + ...` (left-nested, as Python nests it),
+    `e < e < ...` (one comparison), `e and e and ...`."""
+    site = index.pick("expression", rng)
+    if site is None or not isinstance(site.node, cst.BaseExpression):
+        return None
+    term = site.node
+    if not isinstance(term, (cst.Name, cst.Attribute, cst.Integer, cst.Float, cst.Subscript,
+                             cst.Call)) and not term.lpar:
+        term = term.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    count = rng.choice(CHAIN_LENGTHS)
+    kind = rng.choice(("binary", "comparison", "boolean"))
+    chain: cst.BaseExpression
+    if kind == "comparison":
+        compare = rng.choice(COMPARISON_OPERATORS)
+        chain = cst.Comparison(term, [cst.ComparisonTarget(compare(), term)  # type: ignore[call-arg]
+                                      for _ in range(count - 1)])
+        shown = f"{compare.__name__} comparison"
+    elif kind == "binary":
+        binary = rng.choice(BINARY_OPERATORS)
+        chain = term
+        for _ in range(count - 1):
+            chain = cst.BinaryOperation(chain, binary(), term)  # type: ignore[call-arg]
+        shown = f"{binary.__name__} chain"
+    else:
+        boolean = rng.choice(BOOLEAN_OPERATORS)
+        chain = term
+        for _ in range(count - 1):
+            chain = cst.BooleanOperation(chain, boolean(), term)  # type: ignore[call-arg]
+        shown = f"{boolean.__name__} chain"
+    return Edit(((site.node, chain),),
+                f"make `{snippet(site.node)}` a {count}-term {shown}")
+
+
+def hold_in_variable(index: SiteIndex, rng: random.Random) -> Edit | None:
+    """`stmt(... e ...)` -> `_held = T(e)` then `stmt(... _held ...)`, T from HELD_TEMPLATES:
+    a value the translator sees through a variable (where `grid=(n, cutlass.Float32, 1)`
+    written inline and held in a variable once took different paths)."""
+    site = index.pick("expression", rng)
+    if site is None:
+        return None
+    statement = site.node
+    while not (type(statement) in _STATEMENTS
+               and isinstance(index.parents.get(id(statement)), (cst.IndentedBlock, cst.Module))):
+        parent = index.parents.get(id(statement))
+        if parent is None:
+            return None
+        statement = parent
+    if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+        return None  # a default or decorator: no statement runs before it
+    template = rng.choice(HELD_TEMPLATES)
+    code = cst.Module([]).code_for_node(site.node)
+    try:
+        value = cst.parse_expression(template.format(code))
+    except (cst.ParserSyntaxError, RecursionError):
+        return None
+    held = cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name("_held"))], value)])
+    changed = statement.deep_replace(site.node, cst.Name("_held"))
+    return Edit(((statement, [held, changed]),),
+                f"hold `{snippet(site.node)}` in `_held = {_shorten(template)}`")
+
+
 MUTATIONS: tuple[Callable[[SiteIndex, random.Random], Edit | None], ...] = (
     delete_statement, duplicate_statement, change_literal, nest_literal, swap_names,
     toggle_range, toggle_const_expr, insert_flow, change_decorators, wrap_in_call,
-    change_operator, insert_statement, replace_expression,
+    change_operator, insert_statement, replace_expression, long_chain, hold_in_variable,
 )
 
 

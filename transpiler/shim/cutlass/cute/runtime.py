@@ -15,9 +15,16 @@ from __future__ import annotations
 import ctypes
 from typing import Any
 
-from bbx.host_errors import HostApiError, NvidiaOnly
-from bbx.runtime.argspec import Dim, Dyn, StreamSpec, TensorSpec
+from bbx.host_errors import (
+    ArgumentRefused,
+    HostApiError,
+    NvidiaOnly,
+    call_argument_text,
+    user_frame,
+)
+from bbx.runtime.argspec import Dim, Dyn, StreamSpec, TensorSpec, offset_bits
 from bbx.runtime.dlpack_tensor import DLPackTensor, RawPointer
+from bbx.runtime.tensor_input import UnsupportedTensor, import_dlpack, is_torch_tensor
 
 from .. import _numeric
 from .._markers import module_getattr
@@ -57,14 +64,27 @@ def from_dlpack(tensor_dlpack: object, assumed_align: int | None = None,
         raise HostApiError("from_dlpack(..., force_tf32=True)",
                            "TF32 is an NVIDIA tensor-core element type that bbx does not have; "
                            "pass the float32 tensor as it is", "nvidia-only-host")
-    tensor: Any = tensor_dlpack
-    if isinstance(tensor, DLPackTensor):
-        tensor = tensor.bbx_torch_tensor
-    elif not hasattr(tensor, "data_ptr"):
-        import torch
+    try:
+        tensor: Any = tensor_dlpack
+        if isinstance(tensor, DLPackTensor):
+            tensor = tensor.bbx_torch_tensor
+        elif not is_torch_tensor(tensor):
+            tensor = import_dlpack(tensor)
+        return _Tensor(tensor, assumed_align=assumed_align, use_32bit_stride=use_32bit_stride)
+    except UnsupportedTensor as exc:
+        raise _refused("from_dlpack", user_frame(), exc, assumed_align) from None
 
-        tensor = torch.from_dlpack(tensor)
-    return _Tensor(tensor, assumed_align=assumed_align, use_32bit_stride=use_32bit_stride)
+
+def _refused(function: str, frame: Any, exc: UnsupportedTensor,
+             assumed_align: int | None) -> ArgumentRefused:
+    """The located error of `function(x, ...)` refusing its argument: names it as written."""
+    names = {"from_dlpack": "tensor_dlpack", "make_ptr": "value"}
+    index = 1 if function == "make_ptr" else 0
+    argument = call_argument_text(frame, index, names[function]) or names[function]
+    if assumed_align is not None:
+        align = call_argument_text(frame, 3, "assumed_align") or repr(assumed_align)
+        argument += f", assumed_align={align}"
+    return ArgumentRefused(f"{function}({argument}): {exc.what}", exc.why, frame)
 
 
 class _Pointer(RawPointer):
@@ -101,7 +121,11 @@ def make_ptr(dtype: type[_numeric.Numeric], value: Any,
              assumed_align: int | None = None) -> _Pointer:
     """A raw pointer argument (``value``: an integer address, a ctypes pointer, or an object
     with ``data_ptr()``)."""
-    return _Pointer(_numeric_name(dtype, "make_ptr"), _address(value), mem_space, assumed_align)
+    name = _numeric_name(dtype, "make_ptr")
+    try:
+        return _Pointer(name, _address(value), mem_space, assumed_align)
+    except UnsupportedTensor as exc:
+        raise _refused("make_ptr", user_frame(), exc, assumed_align) from None
 
 
 def nullptr(dtype: type[_numeric.Numeric], mem_space: AddressSpace = AddressSpace.generic,
@@ -131,9 +155,16 @@ class _FakeTensor:
         self.memspace = memspace
         self.use_32bit_stride = use_32bit_stride
         name = _numeric_name(dtype, "a fake tensor")
-        self._spec = TensorSpec(name, tuple(_dim(d, "shape") for d in shape),
-                                tuple(_dim(s, "stride") for s in stride),
-                                assumed_align if assumed_align is not None else max(1, dtype.bytes))
+        dims = tuple(_dim(d, "shape") for d in shape)
+        steps = tuple(_dim(s, "stride") for s in stride)
+        static_dims = tuple(d for d in dims if isinstance(d, int))
+        static_steps = tuple(s for s in steps if isinstance(s, int))
+        # fully static: 64-bit offsets when its extents or strides need them, as from_dlpack
+        full = len(static_dims) == len(static_steps) == len(dims)
+        bits = offset_bits(static_dims, static_steps) if full else 32
+        self._spec = TensorSpec(name, dims, steps,
+                                assumed_align if assumed_align is not None else max(1, dtype.bytes),
+                                index_bits=bits)
 
     def bbx_arg_spec(self) -> TensorSpec:
         return self._spec

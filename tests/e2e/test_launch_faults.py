@@ -19,6 +19,13 @@ ROOT = Path(__file__).resolve().parents[2]
 DRIVER = Path(__file__).resolve().parent / "launch_faults.py"
 
 
+def _sample_line(sample: str, statement: str) -> str:
+    """`sample.py:N `statement``, N the line of the sample that holds it."""
+    lines = (ROOT / "samples" / sample).read_text().splitlines()
+    number = next(i for i, text in enumerate(lines, 1) if text.strip() == statement)
+    return f"{sample}:{number} `{statement}`"
+
+
 @pytest.fixture(scope="module")
 def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("bbx-cache")
@@ -69,7 +76,7 @@ def test_a_write_past_the_output_is_a_located_kernel_error(cache_dir: Path) -> N
              "failed on target cpu", "out-of-bounds global write of 16 bytes",
              "outside every tensor of the launch", "past the end of the tensor at",
              "of 8000 bytes", "block (0,0,0) thread ",
-             "rmsnorm.py:196 `cute.copy(tiled_copy, tYrY, tYgY, pred=tTpT)`",
+             _sample_line("rmsnorm.py", "cute.copy(tiled_copy, tYrY, tYgY, pred=tTpT)"),
              "in the kernel launched at rmsnorm.py:129 `self.kernel(")
 
 

@@ -6,13 +6,14 @@ from __future__ import annotations
 import itertools
 import math
 
-import layout_cases as lc  # tests/trace is on sys.path (rootdir-less test folder)
 import pytest
-from symbolic import Sym
 
 from bbx.trace import int_tuple as T
 from bbx.trace import layout as L
 from bbx.trace.dynamic_int import LayoutAlgebraError, StaticInfoRequired, c_div, c_mod
+
+from . import layout_cases as lc
+from .symbolic import Sym
 
 
 def _coords(shape: object) -> list[object]:

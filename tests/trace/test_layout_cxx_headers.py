@@ -15,9 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import layout_cases as lc  # tests/trace is on sys.path (rootdir-less test folder)
 import pytest
-from symbolic import Sym, ev
 
 from bbx.cxx.printer import expr_text, type_text
 from bbx.targets import toolchain
@@ -27,6 +25,9 @@ from bbx.trace import layout_algebra as A
 from bbx.trace import layout_recast as R
 from bbx.trace.layout_cxx import cxx_type, cxx_value, int_tuple_value
 from bbx.trace.swizzle import Swizzle, make_composed_layout
+
+from . import layout_cases as lc
+from .symbolic import Sym, ev
 
 
 def _v(obj: object, role: str = "shape") -> str:

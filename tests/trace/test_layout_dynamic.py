@@ -6,15 +6,16 @@ from __future__ import annotations
 
 from typing import Any
 
-import layout_cases as lc  # tests/trace is on sys.path (rootdir-less test folder)
 import pytest
-from symbolic import Sym, ev
 
 from bbx.trace import int_tuple as T
 from bbx.trace import layout as L
 from bbx.trace import layout_algebra as A
 from bbx.trace.dynamic_int import DynamicInt, StaticInfoRequired
 from bbx.trace.swizzle import Swizzle, make_composed_layout
+
+from . import layout_cases as lc
+from .symbolic import Sym, ev
 
 
 def _symbolize(x: Any, r: Any, env: dict[str, int]) -> Any:

@@ -18,13 +18,14 @@ against a brute-force reference instead (the layout function computed point-wise
 
 from __future__ import annotations
 
-import layout_cases as lc  # tests/trace is on sys.path (rootdir-less test folder)
 import pytest
 
 from bbx.trace import int_tuple as T
 from bbx.trace import layout as L
 from bbx.trace import layout_algebra as A
 from bbx.trace.dynamic_int import LayoutAlgebraError
+
+from . import layout_cases as lc
 
 pycute = pytest.importorskip("pycute")
 

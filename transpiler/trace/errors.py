@@ -6,13 +6,13 @@ from __future__ import annotations
 import functools
 import itertools
 import linecache
-import os
 import sys
 import traceback
 from collections.abc import Callable
 from pathlib import Path
 from types import FrameType, TracebackType
 
+from .. import settings
 from ..diagnostics import Diagnostic
 
 #: A source position: (file, line, 1-based column).
@@ -150,7 +150,7 @@ def from_exception(exc: BaseException) -> TraceError:
     else:
         what = f"{type(exc).__name__}: {first}"
         code = "python-error"
-    if os.environ.get("BBX_DEBUG") == "1":
+    if settings.enabled("BBX_DEBUG"):
         hint = "".join(traceback.format_exception(exc)).rstrip()
     else:
         hint = "raised while tracing; set BBX_DEBUG=1 to see the Python traceback"

@@ -14,7 +14,7 @@ BBX_HOST_DEVICE constexpr auto crd2idx(Crd const& crd, S const& shape, D const& 
     static_assert(is_tuple_v<S> && is_tuple_v<D>, "crd2idx: tuple coordinate for an integer shape");
     static_assert(tuple_size_v<Crd> == tuple_size_v<S> && tuple_size_v<S> == tuple_size_v<D>,
                   "crd2idx: coordinate, shape and stride ranks differ");
-    return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+    return [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
       return (_0{} + ... + crd2idx(get<Is>(crd), get<Is>(shape), get<Is>(stride)));
     }(std::make_index_sequence<tuple_size_v<Crd>>{});
   } else if constexpr (is_tuple_v<S>) {
@@ -26,7 +26,7 @@ BBX_HOST_DEVICE constexpr auto crd2idx(Crd const& crd, S const& shape, D const& 
     } else {
       // All but the last mode take `crd % size(mode)`, the last takes what is left.
       auto r = fold(take<0, int(R) - 1>(zip(shape, stride)), make_tuple(_0{}, crd),
-                    [](auto const& acc, auto const& sd) {
+                    [](auto const& acc, auto const& sd) BBX_INLINE {
                       auto n = product(get<0>(sd));
                       return make_tuple(get<0>(acc) + crd2idx(get<1>(acc) % n, get<0>(sd), get<1>(sd)),
                                         get<1>(acc) / n);
@@ -50,9 +50,9 @@ BBX_HOST_DEVICE constexpr auto idx2crd(Idx const& idx, S const& shape, D const& 
     static_assert(is_tuple_v<S> && tuple_size_v<Idx> == tuple_size_v<S>,
                   "idx2crd: index and shape profiles differ");
     return transform(idx, shape, stride,
-                     [](auto const& i, auto const& s, auto const& d) { return idx2crd(i, s, d); });
+                     [](auto const& i, auto const& s, auto const& d) BBX_INLINE { return idx2crd(i, s, d); });
   } else if constexpr (is_tuple_v<S>) {
-    return transform(shape, stride, [&](auto const& s, auto const& d) { return idx2crd(idx, s, d); });
+    return transform(shape, stride, [&](auto const& s, auto const& d) BBX_INLINE { return idx2crd(idx, s, d); });
   } else if constexpr (is_constant_v<1, S>) {
     return _0{};  // as CuTe: a static shape-1 mode (often stride 0) has coordinate 0
   } else {
@@ -90,7 +90,7 @@ BBX_HOST_DEVICE constexpr auto lift_slice(Crd const& c, T const& t) {
 template <class Crd>
 BBX_HOST_DEVICE constexpr auto zero_underscores(Crd const& c) {
   if constexpr (is_tuple_v<Crd>) {
-    return transform(c, [](auto const& e) { return zero_underscores(e); });
+    return transform(c, [](auto const& e) BBX_INLINE { return zero_underscores(e); });
   } else if constexpr (is_underscore_v<Crd>) {
     return _0{};
   } else {
@@ -103,7 +103,7 @@ BBX_HOST_DEVICE constexpr auto slice(Crd const& c, T const& t) {
   if constexpr (is_tuple_v<Crd>) {
     static_assert(is_tuple_v<T> && tuple_size_v<Crd> == tuple_size_v<T>,
                   "slice: coordinate and target ranks differ");
-    return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+    return [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
       return tuple_cat(tuple<>{}, detail::lift_slice(get<Is>(c), get<Is>(t))...);
     }(std::make_index_sequence<tuple_size_v<Crd>>{});
   } else if constexpr (is_underscore_v<Crd>) {
@@ -199,8 +199,8 @@ BBX_HOST_DEVICE constexpr auto make_layout(Layout<S0, D0> const& l0, Layout<S1, 
 template <class... Ls>
 BBX_HOST_DEVICE constexpr auto make_layout_from_tuple(tuple<Ls...> const& ls) {
   static_assert((is_layout_v<Ls> && ...), "make_layout_from_tuple: every element must be a layout");
-  return make_layout(transform(ls, [](auto const& l) { return l.shape(); }),
-                     transform(ls, [](auto const& l) { return l.stride(); }));
+  return make_layout(transform(ls, [](auto const& l) BBX_INLINE { return l.shape(); }),
+                     transform(ls, [](auto const& l) BBX_INLINE { return l.stride(); }));
 }
 
 // make_ordered_layout(shape, order): compact strides where the mode with the smallest order value
@@ -216,11 +216,11 @@ BBX_HOST_DEVICE constexpr auto make_ordered_layout(Shape const& shape, Order con
     auto fs = flatten_to_tuple(shape);
     using FO = decltype(flatten_to_tuple(order));
     constexpr std::size_t R = tuple_size_v<decltype(fs)>;
-    auto fd = [&]<std::size_t... Is>(std::index_sequence<Is...>) {
-      return make_tuple([&]<std::size_t I>(std::integral_constant<std::size_t, I>) {
+    auto fd = [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
+      return make_tuple([&]<std::size_t I>(std::integral_constant<std::size_t, I>) BBX_INLINE {
         // product of the modes that come before mode I in the order
         return fold(bbx::make_tuple(std::integral_constant<std::size_t, Is>{}...), _1{},
-                    [&](auto const& acc, auto j) {
+                    [&](auto const& acc, auto j) BBX_INLINE {
                       constexpr std::size_t J = decltype(j)::value;
                       constexpr auto oi = tuple_element_t<I, FO>::value;
                       constexpr auto oj = tuple_element_t<J, FO>::value;

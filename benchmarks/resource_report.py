@@ -2,7 +2,7 @@
 and (CUDA only) NVIDIA's flash attention v2, per target — no GPU needed (issue 30).
 
     python benchmarks/resource_report.py [--targets cuda,gfx942,gfx950] [--only SUBSTRING]
-                                         [--corpus DIR] [--json FILE]
+                                         [--skip SUBSTRING] [--corpus DIR] [--json FILE]
 
 Each case is one `bbx build` (the samples' specs are those of tests/amd/conftest.py; the GEMMs'
 those of benchmarks/amd_gemm_inspect.py; attention: bf16, head dim 128, 128x64 blocks, 128
@@ -123,13 +123,16 @@ def main() -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--targets", default="cuda,gfx942,gfx950")
     parser.add_argument("--only", default="", help="only the cases whose label contains this")
+    parser.add_argument("--skip", default="", help="not the cases whose label contains this")
     parser.add_argument("--corpus", default=os.environ.get(
         "BBX_CUTLASS_CORPUS", str(ROOT.parent / "shared" / "corpus" / "cutlass")))
     parser.add_argument("--json", help="also write the rows as JSON")
     args = parser.parse_args()
     rows: list[Row] = []
     with tempfile.TemporaryDirectory(prefix="bbx-resources-") as tmp:
-        for i, case in enumerate(c for c in cases(Path(args.corpus)) if args.only in c.label):
+        selected = [c for c in cases(Path(args.corpus)) if args.only in c.label
+                    and not (args.skip and args.skip in c.label)]
+        for i, case in enumerate(selected):
             for target in args.targets.split(","):
                 if case.cuda_only and target != "cuda":
                     continue

@@ -121,7 +121,9 @@ def test_register_fragments_without_stack_on_sm90(tmp_path: Path) -> None:
     for (kernel,) in reports:
         assert kernel.arch == "sm_90" and "fragments_kernel" in kernel.symbol
         assert (kernel.stack_bytes, kernel.spill_store_bytes, kernel.spill_load_bytes) == (0, 0, 0)
-        assert kernel.calls == []
+        # no function of bbx or of the generated code stays a call (CUDA's own math wrappers may,
+        # without the inliner: they take scalars)
+        assert not [c for c in kernel.calls if "bbx" in c], kernel.calls
         # acc, scores and values (3 x 128 f32) and the row statistics live in registers
         assert kernel.registers > 128, kernel
 

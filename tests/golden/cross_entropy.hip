@@ -28,7 +28,7 @@ BBX_DEVICE auto CrossEntropy_vector_predicate(ThrCopy thr_copy, TensorT&& cT, Sh
   // cross_entropy.py:141  tTpT = cute.make_rmem_tensor((cute.size(tTcT, mode=[0, 1]), cute.size(tTcT, mode=[1])), cutlass.Boolean)
   auto tTpT = make_rmem_tensor<bool>(make_shape(size<0, 1>(tTcT), size<1>(tTcT)));
   // cross_entropy.py:144  for i in cutlass.range_constexpr(cute.size(tTpT, mode=[1])):
-  static_for<decltype(size<1>(tTpT))::value>([&](auto i) {
+  static_for<decltype(size<1>(tTpT))::value>([&](auto i) BBX_INLINE {
     // (row, column) of the vector's first element, inside the tensor's (M, N)?
     // cross_entropy.py:146  tTpT[0, i] = cute.elem_less(tTcT[0, i], shape)
     tTpT(_0{}, i) = elem_less(tTcT(_0{}, i), shape_);
@@ -67,7 +67,7 @@ BBX_DEVICE auto CrossEntropy_rescale(float s, float m, float m_new) {
 template <class Meta, class TensorBuf>
 BBX_DEVICE auto CrossEntropy_row_reduce_online(float m, float s, TensorBuf&& buf) {
   // cross_entropy.py:114  for i in cutlass.range_constexpr(self.shuffle_steps):
-  static_for<Meta::self_shuffle_steps::value>([&](auto i) {
+  static_for<Meta::self_shuffle_steps::value>([&](auto i) BBX_INLINE {
     // cross_entropy.py:115  m_other = cute.arch.shuffle_sync_bfly(m, offset=1 << i)
     float m_other = arch::shuffle_sync_bfly(m, /*offset=*/_1{} << i);
     // cross_entropy.py:116  s_other = cute.arch.shuffle_sync_bfly(s, offset=1 << i)
@@ -97,14 +97,14 @@ BBX_DEVICE auto CrossEntropy_row_reduce_online(float m, float s, TensorBuf&& buf
     // cross_entropy.py:127  m = -cutlass.Float32.inf
     m = -__builtin_inff();
     // cross_entropy.py:128  for w in cutlass.range_constexpr(self.warps_per_row):
-    static_for<Meta::self_warps_per_row::value>([&](auto w) {
+    static_for<Meta::self_warps_per_row::value>([&](auto w) BBX_INLINE {
       // cross_entropy.py:129  m = cute.arch.fmax(m, buf[row, w, 0])
       m = arch::fmax(m, buf(row, w, _0{}));
     });
     // cross_entropy.py:130  s = cutlass.Float32(0.0)
     s = 0.0f;
     // cross_entropy.py:131  for w in cutlass.range_constexpr(self.warps_per_row):
-    static_for<Meta::self_warps_per_row::value>([&](auto w) {
+    static_for<Meta::self_warps_per_row::value>([&](auto w) BBX_INLINE {
       // cross_entropy.py:132  s = s + self.rescale(buf[row, w, 1], buf[row, w, 0], m)
       s = s + CrossEntropy_rescale<Meta>(buf(row, w, _1{}), buf(row, w, _0{}), m);
     });

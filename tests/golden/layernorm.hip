@@ -34,7 +34,7 @@ BBX_DEVICE auto LayerNorm_vector_predicate(ThrCopy thr_copy, TensorT&& cT, Shape
   // layernorm.py:192  tTpT = cute.make_rmem_tensor((cute.size(tTcT, mode=[0, 1]), cute.size(tTcT, mode=[1])), cutlass.Boolean)
   auto tTpT = make_rmem_tensor<bool>(make_shape(size<0, 1>(tTcT), size<1>(tTcT)));
   // layernorm.py:195  for i in cutlass.range_constexpr(cute.size(tTpT, mode=[1])):
-  static_for<decltype(size<1>(tTpT))::value>([&](auto i) {
+  static_for<decltype(size<1>(tTpT))::value>([&](auto i) BBX_INLINE {
     // (row, column) of the vector's first element, inside the tensor's (M, N)?
     // layernorm.py:197  tTpT[0, i] = cute.elem_less(tTcT[0, i], shape)
     tTpT(_0{}, i) = elem_less(tTcT(_0{}, i), shape_);
@@ -70,9 +70,9 @@ BBX_DEVICE auto LayerNorm_shifted(TensorTrT&& tTrT, float shift, TensorTpT&& tTp
     // layernorm.py:220  mask = cute.make_rmem_tensor(tTrT.shape, cutlass.Boolean)
     auto mask = make_rmem_tensor<bool>(tTrT.shape());
     // layernorm.py:221  for i in cutlass.range_constexpr(cute.size(mask, mode=[1])):
-    static_for<decltype(size<1>(mask))::value>([&](auto i) {
+    static_for<decltype(size<1>(mask))::value>([&](auto i) BBX_INLINE {
       // layernorm.py:222  for j in cutlass.range_constexpr(cute.size(mask, mode=[0])):
-      static_for<decltype(size<0>(mask))::value>([&](auto j) {
+      static_for<decltype(size<0>(mask))::value>([&](auto j) BBX_INLINE {
         // layernorm.py:223  mask[j, i] = tTpT[0, i]
         mask(j, i) = tTpT(_0{}, i);
       });
@@ -88,7 +88,7 @@ BBX_DEVICE auto LayerNorm_shifted(TensorTrT&& tTrT, float shift, TensorTpT&& tTp
 template <class Meta, class TensorBuf>
 BBX_DEVICE auto LayerNorm_row_sum2(float a, float b, TensorBuf&& buf) {
   // layernorm.py:169  for i in cutlass.range_constexpr(self.shuffle_steps):
-  static_for<Meta::self_shuffle_steps::value>([&](auto i) {
+  static_for<Meta::self_shuffle_steps::value>([&](auto i) BBX_INLINE {
     // layernorm.py:170  a = a + cute.arch.shuffle_sync_bfly(a, offset=1 << i)
     a = a + arch::shuffle_sync_bfly(a, /*offset=*/_1{} << i);
     // layernorm.py:171  b = b + cute.arch.shuffle_sync_bfly(b, offset=1 << i)
@@ -114,7 +114,7 @@ BBX_DEVICE auto LayerNorm_row_sum2(float a, float b, TensorBuf&& buf) {
     // layernorm.py:180  b = cutlass.Float32(0.0)
     b = 0.0f;
     // layernorm.py:181  for w in cutlass.range_constexpr(self.warps_per_row):
-    static_for<Meta::self_warps_per_row::value>([&](auto w) {
+    static_for<Meta::self_warps_per_row::value>([&](auto w) BBX_INLINE {
       // layernorm.py:182  a = a + buf[row, w, 0]
       a = a + buf(row, w, _0{});
       // layernorm.py:183  b = b + buf[row, w, 1]
@@ -224,7 +224,7 @@ BBX_GLOBAL BBX_LAUNCH_BOUNDS(MaxThreads) void LayerNorm_kernel(TensorY mY, Tenso
     // layernorm.py:307  cached_tiles = min(self.tiles - 1, self.smem_cache_bytes // tile_bytes)
     auto cached_tiles = min(typename Meta::self_tiles{} - _1{}, typename Meta::self_smem_cache_bytes{} / tile_bytes);
     // layernorm.py:308  if cutlass.const_expr(cached_tiles > 0):
-    [[maybe_unused]] auto [sX] = [&] {
+    [[maybe_unused]] auto [sX] = [&]() BBX_INLINE {
       if constexpr (cached_tiles > _0{}) {
         // layernorm.py:309  sX = smem.allocate_tensor(mX.element_type, cute.make_layout((self.tile_n, cached_tiles, self.rows_per_block)), byte_alignment=16)
         auto sX = smem.allocate_tensor(type_c<element_type_t<decltype(mX)>>{}, make_layout(make_shape(typename Meta::self_tile_n{}, cached_tiles, typename Meta::self_rows_per_block{})), _16{});

@@ -29,7 +29,7 @@ BBX_DEVICE auto RMSNorm_vector_predicate(ThrCopy thr_copy, TensorT&& cT, Shape s
   // rmsnorm.py:158  tTpT = cute.make_rmem_tensor((cute.size(tTcT, mode=[0, 1]), cute.size(tTcT, mode=[1])), cutlass.Boolean)
   auto tTpT = make_rmem_tensor<bool>(make_shape(size<0, 1>(tTcT), size<1>(tTcT)));
   // rmsnorm.py:161  for i in cutlass.range_constexpr(cute.size(tTpT, mode=[1])):
-  static_for<decltype(size<1>(tTpT))::value>([&](auto i) {
+  static_for<decltype(size<1>(tTpT))::value>([&](auto i) BBX_INLINE {
     // (row, column) of the vector's first element, inside the tensor's (M, N)?
     // rmsnorm.py:163  tTpT[0, i] = cute.elem_less(tTcT[0, i], shape)
     tTpT(_0{}, i) = elem_less(tTcT(_0{}, i), shape_);
@@ -58,7 +58,7 @@ BBX_DEVICE auto RMSNorm_load_tile(TiledCopy tiled_copy, ThrCopy thr_copy, Tensor
 template <class Meta, class TensorBuf>
 BBX_DEVICE auto RMSNorm_row_sum(float val, TensorBuf&& buf) {
   // rmsnorm.py:140  for i in cutlass.range_constexpr(self.shuffle_steps):
-  static_for<Meta::self_shuffle_steps::value>([&](auto i) {
+  static_for<Meta::self_shuffle_steps::value>([&](auto i) BBX_INLINE {
     // rmsnorm.py:141  val = val + cute.arch.shuffle_sync_bfly(val, offset=1 << i)
     val = val + arch::shuffle_sync_bfly(val, /*offset=*/_1{} << i);
   });
@@ -76,7 +76,7 @@ BBX_DEVICE auto RMSNorm_row_sum(float val, TensorBuf&& buf) {
     // rmsnorm.py:147  val = cutlass.Float32(0.0)
     val = 0.0f;
     // rmsnorm.py:148  for w in cutlass.range_constexpr(self.warps_per_row):
-    static_for<Meta::self_warps_per_row::value>([&](auto w) {
+    static_for<Meta::self_warps_per_row::value>([&](auto w) BBX_INLINE {
       // rmsnorm.py:149  val = val + buf[warp // self.warps_per_row, w]
       val = val + buf(warp / typename Meta::self_warps_per_row{}, w);
     });
@@ -156,7 +156,7 @@ BBX_GLOBAL BBX_LAUNCH_BOUNDS(MaxThreads) void RMSNorm_kernel(TensorY mY, TensorX
     // rmsnorm.py:237  cached_tiles = min(self.tiles - 1, self.smem_cache_bytes // tile_bytes)
     auto cached_tiles = min(typename Meta::self_tiles{} - _1{}, typename Meta::self_smem_cache_bytes{} / tile_bytes);
     // rmsnorm.py:238  if cutlass.const_expr(cached_tiles > 0):
-    [[maybe_unused]] auto [sX] = [&] {
+    [[maybe_unused]] auto [sX] = [&]() BBX_INLINE {
       if constexpr (cached_tiles > _0{}) {
         // rmsnorm.py:239  sX = smem.allocate_tensor(mX.element_type, cute.make_layout((self.tile_n, cached_tiles, self.rows_per_block)), byte_alignment=16)
         auto sX = smem.allocate_tensor(type_c<element_type_t<decltype(mX)>>{}, make_layout(make_shape(typename Meta::self_tile_n{}, cached_tiles, typename Meta::self_rows_per_block{})), _16{});

@@ -17,7 +17,7 @@ using namespace bbx;
 template <class Meta, class V>
 BBX_DEVICE auto RowScale_warp_sum(V v) {
   // row_scale.py:36  for i in cutlass.range_constexpr(int(math.log2(32))):
-  static_for<5>([&](auto i) {
+  static_for<5>([&](auto i) BBX_INLINE {
     // row_scale.py:37  v = v + cute.arch.shuffle_sync_bfly(v, offset=1 << i)
     v = v + arch::shuffle_sync_bfly(v, /*offset=*/_1{} << i);
   });

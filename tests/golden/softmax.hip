@@ -30,7 +30,7 @@ BBX_DEVICE auto Softmax_vector_predicate(ThrCopy thr_copy, TensorT&& cT, Shape s
   // softmax.py:204  tTpT = cute.make_rmem_tensor((cute.size(tTcT, mode=[0, 1]), cute.size(tTcT, mode=[1])), cutlass.Boolean)
   auto tTpT = make_rmem_tensor<bool>(make_shape(size<0, 1>(tTcT), size<1>(tTcT)));
   // softmax.py:207  for i in cutlass.range_constexpr(cute.size(tTpT, mode=[1])):
-  static_for<decltype(size<1>(tTpT))::value>([&](auto i) {
+  static_for<decltype(size<1>(tTpT))::value>([&](auto i) BBX_INLINE {
     // (row, column) of the vector's first element, inside the tensor's (M, N)?
     // softmax.py:209  tTpT[0, i] = cute.elem_less(tTcT[0, i], shape)
     tTpT(_0{}, i) = elem_less(tTcT(_0{}, i), shape_);
@@ -69,7 +69,7 @@ BBX_DEVICE auto Softmax_rescale(float s, float m, float m_new) {
 template <class Meta, class TensorBuf>
 BBX_DEVICE auto Softmax_row_reduce_online(float m, float s, TensorBuf&& buf) {
   // softmax.py:177  for i in cutlass.range_constexpr(self.shuffle_steps):
-  static_for<Meta::self_shuffle_steps::value>([&](auto i) {
+  static_for<Meta::self_shuffle_steps::value>([&](auto i) BBX_INLINE {
     // softmax.py:178  m_other = cute.arch.shuffle_sync_bfly(m, offset=1 << i)
     float m_other = arch::shuffle_sync_bfly(m, /*offset=*/_1{} << i);
     // softmax.py:179  s_other = cute.arch.shuffle_sync_bfly(s, offset=1 << i)
@@ -99,14 +99,14 @@ BBX_DEVICE auto Softmax_row_reduce_online(float m, float s, TensorBuf&& buf) {
     // softmax.py:190  m = -cutlass.Float32.inf
     m = -__builtin_inff();
     // softmax.py:191  for w in cutlass.range_constexpr(self.warps_per_row):
-    static_for<Meta::self_warps_per_row::value>([&](auto w) {
+    static_for<Meta::self_warps_per_row::value>([&](auto w) BBX_INLINE {
       // softmax.py:192  m = cute.arch.fmax(m, buf[row, w, 0])
       m = arch::fmax(m, buf(row, w, _0{}));
     });
     // softmax.py:193  s = cutlass.Float32(0.0)
     s = 0.0f;
     // softmax.py:194  for w in cutlass.range_constexpr(self.warps_per_row):
-    static_for<Meta::self_warps_per_row::value>([&](auto w) {
+    static_for<Meta::self_warps_per_row::value>([&](auto w) BBX_INLINE {
       // softmax.py:195  s = s + self.rescale(buf[row, w, 1], buf[row, w, 0], m)
       s = s + Softmax_rescale<Meta>(buf(row, w, _1{}), buf(row, w, _0{}), m);
     });
@@ -132,7 +132,7 @@ BBX_DEVICE auto Softmax_store_tile(TiledCopy tiled_copy, ThrCopy thr_copy, Y y, 
 template <class Meta, class Op, class TensorBuf>
 BBX_DEVICE auto Softmax_row_reduce(float val, Op op, float init, TensorBuf&& buf) {
   // softmax.py:154  for i in cutlass.range_constexpr(self.shuffle_steps):
-  static_for<Meta::self_shuffle_steps::value>([&](auto i) {
+  static_for<Meta::self_shuffle_steps::value>([&](auto i) BBX_INLINE {
     // softmax.py:155  val = op(val, cute.arch.shuffle_sync_bfly(val, offset=1 << i))
     val = op(val, arch::shuffle_sync_bfly(val, /*offset=*/_1{} << i));
   });
@@ -150,7 +150,7 @@ BBX_DEVICE auto Softmax_row_reduce(float val, Op op, float init, TensorBuf&& buf
     // softmax.py:161  val = init
     val = init;
     // softmax.py:162  for w in cutlass.range_constexpr(self.warps_per_row):
-    static_for<Meta::self_warps_per_row::value>([&](auto w) {
+    static_for<Meta::self_warps_per_row::value>([&](auto w) BBX_INLINE {
       // softmax.py:163  val = op(val, buf[warp // self.warps_per_row, w])
       val = op(val, buf(warp / typename Meta::self_warps_per_row{}, w));
     });
@@ -197,7 +197,7 @@ BBX_GLOBAL BBX_LAUNCH_BOUNDS(MaxThreads) void Softmax_kernel(TensorY mY, TensorX
     // softmax.py:263  x = tXrX.load().to(cutlass.Float32) * math.log2(math.e)
     auto x = to<float>(tXrX.load()) * 1.4426950408889634f;
     // softmax.py:264  if cutlass.const_expr(self.online):
-    [[maybe_unused]] auto [thread_max, e, row_max, row_sum, y] = [&] {
+    [[maybe_unused]] auto [thread_max, e, row_max, row_sum, y] = [&]() BBX_INLINE {
       if constexpr (Meta::self_online) {
         // softmax.py:265  thread_max = x.reduce(cute.ReductionOp.MAX, -cutlass.Float32.inf, 0)
         auto thread_max = reduce(x, maximum{}, -__builtin_inff());
@@ -216,11 +216,11 @@ BBX_GLOBAL BBX_LAUNCH_BOUNDS(MaxThreads) void Softmax_kernel(TensorY mY, TensorX
         return make_tuple(thread_max, e, row_max, row_sum, python_only_value{});
       } else {
         // softmax.py:278  row_max = self.row_reduce(x.reduce(cute.ReductionOp.MAX, -cutlass.Float32.inf, 0), lambda a, b: cute.arch.fmax(a, b), -cutlass.Float32.inf, reduction_buffer[None, None, 0])
-        float row_max = Softmax_row_reduce<Meta>(reduce(x, maximum{}, -__builtin_inff()), [](auto a, auto b) { return arch::fmax(a, b); }, -__builtin_inff(), reduction_buffer(_, _, _0{}));
+        float row_max = Softmax_row_reduce<Meta>(reduce(x, maximum{}, -__builtin_inff()), [](auto a, auto b) BBX_INLINE { return arch::fmax(a, b); }, -__builtin_inff(), reduction_buffer(_, _, _0{}));
         // softmax.py:284  e = cute.math.exp2(x - row_max, fastmath=True)
         auto e = fast_exp2(x - row_max);
         // softmax.py:285  row_sum = self.row_reduce(e.reduce(cute.ReductionOp.ADD, 0.0, 0), lambda a, b: a + b, 0.0, reduction_buffer[None, None, 1])
-        float row_sum = Softmax_row_reduce<Meta>(reduce(e, plus{}, 0.0f), [](auto a, auto b) { return a + b; }, 0.0f, reduction_buffer(_, _, _1{}));
+        float row_sum = Softmax_row_reduce<Meta>(reduce(e, plus{}, 0.0f), [](auto a, auto b) BBX_INLINE { return a + b; }, 0.0f, reduction_buffer(_, _, _1{}));
         // softmax.py:291  y = e * cute.arch.rcp_approx(row_sum)
         auto y = e * rcp_approx(row_sum);
         // softmax.py:292  self.store_tile(tiled_copy, thr_copy, y, gY[None, 0], tXpX)
@@ -236,7 +236,7 @@ BBX_GLOBAL BBX_LAUNCH_BOUNDS(MaxThreads) void Softmax_kernel(TensorY mY, TensorX
     // softmax.py:297  cached_tiles = min(self.tiles - 1, self.smem_cache_bytes // tile_bytes)
     auto cached_tiles = min(typename Meta::self_tiles{} - _1{}, typename Meta::self_smem_cache_bytes{} / tile_bytes);
     // softmax.py:298  if cutlass.const_expr(cached_tiles > 0):
-    [[maybe_unused]] auto [sX] = [&] {
+    [[maybe_unused]] auto [sX] = [&]() BBX_INLINE {
       if constexpr (cached_tiles > _0{}) {
         // softmax.py:299  sX = smem.allocate_tensor(mX.element_type, cute.make_layout((self.tile_n, cached_tiles, self.rows_per_block)), byte_alignment=16)
         auto sX = smem.allocate_tensor(type_c<element_type_t<decltype(mX)>>{}, make_layout(make_shape(typename Meta::self_tile_n{}, cached_tiles, typename Meta::self_rows_per_block{})), _16{});
@@ -279,16 +279,16 @@ BBX_GLOBAL BBX_LAUNCH_BOUNDS(MaxThreads) void Softmax_kernel(TensorY mY, TensorX
       thread_max = tile_max;
     }
     // softmax.py:325  if cutlass.const_expr(self.online):
-    [[maybe_unused]] auto [row_max, row_sum] = [&] {
+    [[maybe_unused]] auto [row_max, row_sum] = [&]() BBX_INLINE {
       if constexpr (Meta::self_online) {
         // softmax.py:326  row_max, row_sum = self.row_reduce_online(thread_max, thread_sum, reduction_buffer)
         [[maybe_unused]] auto [row_max, row_sum] = Softmax_row_reduce_online<Meta>(thread_max, thread_sum, reduction_buffer);
         return make_tuple(row_max, row_sum);
       } else {
         // softmax.py:330  row_max = self.row_reduce(thread_max, lambda a, b: cute.arch.fmax(a, b), -cutlass.Float32.inf, reduction_buffer[None, None, 0])
-        float row_max = Softmax_row_reduce<Meta>(thread_max, [](auto a, auto b) { return arch::fmax(a, b); }, -__builtin_inff(), reduction_buffer(_, _, _0{}));
+        float row_max = Softmax_row_reduce<Meta>(thread_max, [](auto a, auto b) BBX_INLINE { return arch::fmax(a, b); }, -__builtin_inff(), reduction_buffer(_, _, _0{}));
         // softmax.py:336  row_sum = self.row_reduce(self.rescale(thread_sum, thread_max, row_max), lambda a, b: a + b, 0.0, reduction_buffer[None, None, 1])
-        float row_sum = Softmax_row_reduce<Meta>(Softmax_rescale<Meta>(thread_sum, thread_max, row_max), [](auto a, auto b) { return a + b; }, 0.0f, reduction_buffer(_, _, _1{}));
+        float row_sum = Softmax_row_reduce<Meta>(Softmax_rescale<Meta>(thread_sum, thread_max, row_max), [](auto a, auto b) BBX_INLINE { return a + b; }, 0.0f, reduction_buffer(_, _, _1{}));
         return make_tuple(row_max, row_sum);
       }
     }();

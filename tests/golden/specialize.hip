@@ -49,7 +49,7 @@ BBX_GLOBAL BBX_LAUNCH_BOUNDS(MaxThreads) void specialize_kernel(TensorX gX, Tens
   // specialize.py:51  v = frg.load()
   auto v = frg.load();
   // specialize.py:52  for p in cutlass.range_constexpr(passes):
-  static_for<decltype(passes)::value>([&](auto p) {
+  static_for<decltype(passes)::value>([&](auto p) BBX_INLINE {
     // specialize.py:53  v = activation(v, mode)
     v = activation<Meta>(v, mode);
     // specialize.py:54  if cutlass.const_expr(p == 0):
@@ -60,7 +60,7 @@ BBX_GLOBAL BBX_LAUNCH_BOUNDS(MaxThreads) void specialize_kernel(TensorX gX, Tens
   });
   // log2 of a constant is folded when the module is translated.
   // specialize.py:57  for i in cutlass.range_constexpr(int(math.log2(VEC))):
-  static_for<2>([&](auto i) {
+  static_for<2>([&](auto i) BBX_INLINE {
     // specialize.py:58  v = v + (0.0 * i) * v
     v = v + 0.0f * i * v;
   });

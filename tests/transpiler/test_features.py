@@ -101,7 +101,7 @@ def test_static_for_and_continue() -> None:
                 a[i] = 1.0
         """
     )
-    assert "static_for<4>([&](auto i) {" in code
+    assert "static_for<4>([&](auto i) BBX_INLINE {" in code
     assert "if constexpr (i == _2{}) {" in code
     assert "return;" in code
 
@@ -161,7 +161,8 @@ def test_constexpr_lambda_and_functor() -> None:
             a[1] = apply(operator.add, a[2])
         """
     )
-    assert "a(_0{}) = apply<Meta>([=](auto u, auto v) { return u * v + s; }, a(_1{}));" in code
+    assert ("a(_0{}) = apply<Meta>([=](auto u, auto v) BBX_INLINE { return u * v + s; }, "
+            "a(_1{}));" in code)
     assert "a(_1{}) = apply<Meta>(plus{}, a(_2{}));" in code
 
 
@@ -288,13 +289,13 @@ def test_const_expr_branch_variables_stay_visible() -> None:
         """
     )
     joined = "\n".join(code)
-    assert "[[maybe_unused]] auto [rB] = [&] {" in code
+    assert "[[maybe_unused]] auto [rB] = [&]() BBX_INLINE {" in code
     assert "return make_tuple(rB);" in code
     assert "return make_tuple(python_only_value{});" in code
     assert "}();" in code
     # not used after its branch: a plain `if constexpr`, no lambda
     assert "auto unused_after = value_copy(mA(_0{}));" in code
-    assert joined.count("[&] {") == 1
+    assert joined.count("[&]() BBX_INLINE {") == 1
     assert "fill(rB, 0.0f);" in code
 
 

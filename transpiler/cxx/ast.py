@@ -102,7 +102,8 @@ class Lambda:
 @dataclass(frozen=True)
 class StaticChoice:
     """`a if cond else b` with a compile-time condition: only the chosen expression is
-    instantiated, `[&]() -> decltype(auto) { if constexpr (cond) { return a; } else ... }()`."""
+    instantiated, `[&]() BBX_INLINE -> decltype(auto) { if constexpr (cond) { return a; }
+    else ... }()` (BBX_INLINE: every lambda is inlined in device code, bbx/config.hpp)."""
 
     cond: Expr
     then: Expr
@@ -205,8 +206,8 @@ class If:
 
 @dataclass(frozen=True)
 class BranchValues:
-    """`auto [names] = [&] { <branch> }();` — a `const_expr` branch whose variables are used
-    after it (Python scoping): each arm of `branch` ends by returning them as a tuple."""
+    """`auto [names] = [&]() BBX_INLINE { <branch> }();` — a `const_expr` branch whose variables
+    are used after it (Python scoping): each arm of `branch` ends by returning them as a tuple."""
 
     names: tuple[str, ...]
     branch: If
@@ -249,7 +250,7 @@ class StaticAssert:
 
 @dataclass(frozen=True)
 class StaticFor:
-    """`static_for<count>([&](auto var) { body });`"""
+    """`static_for<count>([&](auto var) BBX_INLINE { body });`"""
 
     count: CxxType | Expr
     var: str

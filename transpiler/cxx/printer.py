@@ -87,15 +87,15 @@ def expr_text(e: c.Expr) -> str:
         return f"/*{e.note}*/{expr_text(e.expr)}"
     if isinstance(e, c.StaticChoice):
         return (
-            f"[&]() -> decltype(auto) {{ if constexpr ({expr_text(e.cond)}) {{ return "
+            f"[&]() BBX_INLINE -> decltype(auto) {{ if constexpr ({expr_text(e.cond)}) {{ return "
             f"{expr_text(e.then)}; }} else {{ return {expr_text(e.other)}; }} }}()"
         )
     if isinstance(e, c.Lambda):
         params = ", ".join(f"auto {p}" for p in e.params)
         if len(e.body) == 1 and isinstance(e.body[0], c.Return):
-            return f"[{e.capture}]({params}) {{ {stmt_lines(e.body[0], 0)[0]} }}"
+            return f"[{e.capture}]({params}) BBX_INLINE {{ {stmt_lines(e.body[0], 0)[0]} }}"
         inner = "\n".join(line for s in e.body for line in stmt_lines(s, 1))
-        return f"[{e.capture}]({params}) {{\n{inner}\n}}"
+        return f"[{e.capture}]({params}) BBX_INLINE {{\n{inner}\n}}"
     raise TypeError(f"not an expression node: {e!r}")
 
 
@@ -140,7 +140,7 @@ def _stmt_lines(s: c.Stmt, depth: int, pad: str) -> list[str]:
     if isinstance(s, c.If):
         return _if_lines(s, depth)
     if isinstance(s, c.BranchValues):
-        head = f"{pad}[[maybe_unused]] auto [{', '.join(s.names)}] = [&] {{"
+        head = f"{pad}[[maybe_unused]] auto [{', '.join(s.names)}] = [&]() BBX_INLINE {{"
         return [head, *_if_lines(s.branch, depth + 1), f"{pad}}}();"]
     if isinstance(s, c.For):
         lines = [] if s.unroll is None else [f"{pad}#pragma unroll {s.unroll}".rstrip()]
@@ -156,7 +156,7 @@ def _stmt_lines(s: c.Stmt, depth: int, pad: str) -> list[str]:
     if isinstance(s, c.While):
         return [f"{pad}while ({expr_text(s.cond)}) {{", *_block(s.body, depth + 1), f"{pad}}}"]
     if isinstance(s, c.StaticFor):
-        head = f"{pad}static_for<{_template_arg(s.count)}>([&](auto {s.var}) {{"
+        head = f"{pad}static_for<{_template_arg(s.count)}>([&](auto {s.var}) BBX_INLINE {{"
         return [head, *_block(s.body, depth + 1), f"{pad}}});"]
     if isinstance(s, c.Block):
         return [f"{pad}{{", *_block(s.body, depth + 1), f"{pad}}}"]

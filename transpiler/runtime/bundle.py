@@ -6,6 +6,7 @@ a self-contained repro bundle, without running the user's script.
     DIR/include/            a copy of the header library (the commands `-I` only this)
     DIR/manifest.json       what was built, from what, with which exact commands
     DIR/repro.sh            reruns those commands from DIR; needs the compiler, not bbx
+    DIR/compiler.log        what the compilers printed (cuda: ptxas's resources per kernel)
     DIR/<outputs>           gfxN: <stem>.<arch>.hsaco (+ the loadable bbx_<...>.so with hipcc);
                             cuda: <stem>.sm_90.o; cpu: bbx_<...>.so (a loadable specialization
                             exports the C entry point of bbx/platform/abi.h)
@@ -67,6 +68,7 @@ from .targets import Target
 AMD_DEVICE_FLAGS = ("-mcode-object-version=5", "-DBBX_DEVICE_ONLY_UNIT")
 CUDA_ARCH = "sm_90"
 UNIT = "unit.cpp"
+COMPILER_LOG = "compiler.log"
 BUNDLE_INCLUDE = "include"
 
 
@@ -244,8 +246,10 @@ def build_steps(target: Target, stem: str, label: str, module_name: str,
         return steps, [hsaco]
     if target.is_cuda:
         obj = f"{stem}.{CUDA_ARCH}.o"
+        # -Xptxas -v: ptxas's resource usage per kernel (registers, stack frame, spills), kept
+        # in the bundle's compiler.log (benchmarks/resource_report.py reads it)
         command = toolchain.cuda_command(unit, Path(obj), arch=CUDA_ARCH, opt=opt,
-                                         extra_flags=["-DBBX_DEVICE_ONLY_UNIT"])
+                                         extra_flags=["-DBBX_DEVICE_ONLY_UNIT", "-Xptxas", "-v"])
         return [Step(_relocated(command), [obj])], []
     loadable = UnitBuild(label, unit, target, opt=opt)
     return [Step(_relocated(unit_command(loadable, Path(loadable_name))), [loadable_name])], []
@@ -292,6 +296,8 @@ def _run(step: Step, directory: Path, generated: dict[str, Path], label: str,
     if proc.returncode != 0:
         raise BuildFailed(f"bbx build: building {label} for {target.name} failed:\n"
                           f"{annotate_compiler_output(proc.stdout, generated)}")
+    with (directory / COMPILER_LOG).open("a") as log:
+        log.write(proc.stdout)
 
 
 def build(request: BuildRequest) -> Bundle:
@@ -330,6 +336,7 @@ def build(request: BuildRequest) -> Bundle:
     _copy_headers(directory)
     steps, code_objects = build_steps(request.target, stem, label, unit.module_name,
                                      request.opt)
+    (directory / COMPILER_LOG).unlink(missing_ok=True)
     (directory / "repro.sh").write_text(_repro_script(steps))
     (directory / "repro.sh").chmod(0o755)
     for step in steps:

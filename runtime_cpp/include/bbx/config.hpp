@@ -26,14 +26,35 @@
 #  define BBX_TARGET_CPU 1
 #endif
 
+#if (defined(BBX_TARGET_AMD) && defined(__HIP_DEVICE_COMPILE__)) || \
+    (defined(BBX_TARGET_CUDA) && defined(__CUDA_ARCH__))
+#  define BBX_DEVICE_PASS 1
+#endif
+
+// BBX_INLINE: inlined at every call in device code, as CuTe's functions are (CUTE_HOST_DEVICE is
+// __forceinline__). A register tensor is an array that lives in registers only while every
+// access to it has a constant index after inlining and unrolling; a call that stays a call
+// takes its tensors by address, so the arrays move to local memory (CUDA's stack, AMD's
+// scratch) for the whole kernel. The compilers' own heuristics leave large callees as calls:
+// an attention kernel's per-block helper (a @cute.jit method, or a range_constexpr body, a
+// lambda) put 3.9 KB of fragments on the stack of each thread. So every device function of
+// the header library and of generated code, and every lambda (`[&](auto i) BBX_INLINE {`, the
+// attribute right after the parameter list), is always inlined in device passes; host passes
+// and the simulator keep the compilers' choice (their build time, and the fibers' stacks).
+#if defined(BBX_DEVICE_PASS)
+#  define BBX_INLINE __attribute__((always_inline))
+#else
+#  define BBX_INLINE
+#endif
+
 #if defined(BBX_TARGET_AMD) && defined(BBX_HIP_HEADER_FREE)
-#  define BBX_HOST_DEVICE __attribute__((host, device)) inline
-#  define BBX_DEVICE __attribute__((device)) inline
+#  define BBX_HOST_DEVICE __attribute__((host, device)) inline BBX_INLINE
+#  define BBX_DEVICE __attribute__((device)) inline BBX_INLINE
 #  define BBX_GLOBAL __attribute__((global))
 #  define BBX_SHARED __attribute__((shared))
 #elif defined(BBX_TARGET_AMD) || defined(BBX_TARGET_CUDA)
-#  define BBX_HOST_DEVICE __host__ __device__ inline
-#  define BBX_DEVICE __device__ inline
+#  define BBX_HOST_DEVICE __host__ __device__ inline BBX_INLINE
+#  define BBX_DEVICE __device__ inline BBX_INLINE
 #  define BBX_GLOBAL __global__
 #  define BBX_SHARED __shared__
 #else
@@ -60,11 +81,6 @@
     __launch_bounds__(::bbx::max_threads_v<Block>, ::bbx::min_blocks_v<Block>)
 #else
 #  define BBX_LAUNCH_BOUNDS(Block)
-#endif
-
-#if (defined(BBX_TARGET_AMD) && defined(__HIP_DEVICE_COMPILE__)) || \
-    (defined(BBX_TARGET_CUDA) && defined(__CUDA_ARCH__))
-#  define BBX_DEVICE_PASS 1
 #endif
 
 // Hint that a loop with a static trip count should be fully unrolled.

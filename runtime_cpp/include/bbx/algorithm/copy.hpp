@@ -47,7 +47,7 @@ struct LeafInfo {
 template <class S, class D>
 constexpr void add_leaves(LeafInfo& li) {
   if constexpr (is_tuple_v<S>) {
-    [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+    [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
       (add_leaves<tuple_element_t<Is, S>, tuple_element_t<Is, D>>(li), ...);
     }(std::make_index_sequence<tuple_size_v<S>>{});
   } else {
@@ -81,7 +81,7 @@ constexpr int chunks_ok_in(int V, int N, long long off_div, int swizzle_base) {
   const bool swizzled = swizzle_base >= 0;
   if (swizzled && ((1LL << swizzle_base) % V) != 0) return 0;
   // divisibility (elements) of a chunk's offset before the swizzle -> verdict for the chunk
-  auto placed = [&](long long div, bool& aligned) {
+  auto placed = [&](long long div, bool& aligned) BBX_INLINE {
     const long long x = gcd_ll(off_div, div);  // 0: exactly 0
     if (swizzled && x % V != 0) return false;
     const long long a = swizzled ? gcd_ll(x, 1LL << swizzle_base) : x;
@@ -206,7 +206,7 @@ BBX_HOST_DEVICE auto read_chunk(It const& it, L const& l) {
     reg = *reinterpret_cast<VT const*>(static_cast<void const*>(p.get()));
   } else {
     T tmp[V];
-    static_for<V>([&](auto k) { tmp[k] = it[l(Int<I0 + decltype(k)::value>{})]; });
+    static_for<V>([&](auto k) BBX_INLINE { tmp[k] = it[l(Int<I0 + decltype(k)::value>{})]; });
     __builtin_memcpy(static_cast<void*>(&reg), static_cast<void const*>(tmp), sizeof(VT));
   }
   return reg;
@@ -220,7 +220,7 @@ BBX_HOST_DEVICE void write_chunk(It const& it, L const& l, VT const& reg) {
   } else {
     typename It::value_type tmp[V];
     __builtin_memcpy(static_cast<void*>(tmp), static_cast<void const*>(&reg), sizeof(VT));
-    static_for<V>([&](auto k) { it[l(Int<I0 + decltype(k)::value>{})] = tmp[k]; });
+    static_for<V>([&](auto k) BBX_INLINE { it[l(Int<I0 + decltype(k)::value>{})] = tmp[k]; });
   }
 }
 
@@ -261,7 +261,7 @@ template <int I0, int V, int N, int M, class L>
 constexpr word_masks<(M + 31) / 32> chunk_word_masks() {
   constexpr int PN = int(decltype(size(std::declval<L const&>()))::value);
   word_masks<(M + 31) / 32> r{};
-  [&]<int... Ks>(std::integer_sequence<int, Ks...>) {
+  [&]<int... Ks>(std::integer_sequence<int, Ks...>) BBX_INLINE {
     ((r.m[decltype(std::declval<L const&>()(Int<(PN == N ? I0 + Ks : (I0 + Ks) / (N / PN))>{}))::value / 32] |=
       1u << (decltype(std::declval<L const&>()(Int<(PN == N ? I0 + Ks : (I0 + Ks) / (N / PN))>{}))::value % 32)),
      ...);
@@ -296,14 +296,14 @@ BBX_HOST_DEVICE bool pred_chunk_all(P const& p) {
     constexpr auto masks = chunk_word_masks<I0, V, N, M, typename PT::layout_type>();
     auto const* words = p.data().words_;
     bool all = true;
-    static_for<(M + 31) / 32>([&](auto w) {
+    static_for<(M + 31) / 32>([&](auto w) BBX_INLINE {
       constexpr unsigned mask = masks.m[decltype(w)::value];
       if constexpr (mask != 0u) all = all & ((words[decltype(w)::value] & mask) == mask);
     });
     return all;
   } else {
     bool all = true;
-    static_for<V>([&](auto k) { all = all & pred_at<I0 + decltype(k)::value, N>(p); });
+    static_for<V>([&](auto k) BBX_INLINE { all = all & pred_at<I0 + decltype(k)::value, N>(p); });
     return all;
   }
 }
@@ -323,7 +323,7 @@ BBX_HOST_DEVICE void chunk_through_register(SIt const& s, SL const& sl, DIt cons
                                             Pred const& pred, bool wide) {
   using T = std::remove_cv_t<typename SIt::value_type>;
   using VT = arch::uint_bits_t<V * int(sizeof(T)) * 8>;
-  auto on = [&](auto k) {
+  auto on = [&](auto k) BBX_INLINE {
     if constexpr (HasPred) return pred_at<I0 + decltype(k)::value, N>(pred);
     else return true;
   };
@@ -338,9 +338,9 @@ BBX_HOST_DEVICE void chunk_through_register(SIt const& s, SL const& sl, DIt cons
   } else {
     T tmp[V];
     if constexpr (!is_memory_side_v<DIt>) {  // a register destination keeps unread elements
-      static_for<V>([&](auto k) { tmp[k] = d[dl(Int<I0 + decltype(k)::value>{})]; });
+      static_for<V>([&](auto k) BBX_INLINE { tmp[k] = d[dl(Int<I0 + decltype(k)::value>{})]; });
     }
-    static_for<V>([&](auto k) {
+    static_for<V>([&](auto k) BBX_INLINE {
       if (on(k)) tmp[k] = read_elem(s, sl(Int<I0 + decltype(k)::value>{}));
     });
     __builtin_memcpy(static_cast<void*>(&reg), static_cast<void const*>(tmp), sizeof(VT));
@@ -350,7 +350,7 @@ BBX_HOST_DEVICE void chunk_through_register(SIt const& s, SL const& sl, DIt cons
   } else {
     T tmp[V];
     __builtin_memcpy(static_cast<void*>(tmp), static_cast<void const*>(&reg), sizeof(VT));
-    static_for<V>([&](auto k) {
+    static_for<V>([&](auto k) BBX_INLINE {
       if (on(k)) write_elem(d, dl(Int<I0 + decltype(k)::value>{}), tmp[k]);
     });
   }
@@ -365,7 +365,7 @@ BBX_HOST_DEVICE void chunked_copy(Src const& src, Dst& dst, Pred const& pred) {
   auto sl = src.layout();
   auto dl = dst.layout();
   constexpr bool has_pred = !std::is_same_v<Pred, no_pred>;
-  static_for<N / V>([&](auto c) {
+  static_for<N / V>([&](auto c) BBX_INLINE {
     constexpr int I0 = decltype(c)::value * V;
     bool all = true;
     if constexpr (has_pred) all = pred_chunk_all<I0, V, N>(pred);
@@ -394,7 +394,7 @@ BBX_HOST_DEVICE void chunked_copy(Src const& src, Dst& dst, Pred const& pred) {
       move_elem<I0>(s, sl, d, dl);
       return;
     }
-    static_for<V>([&](auto k) {
+    static_for<V>([&](auto k) BBX_INLINE {
       constexpr int I = I0 + decltype(k)::value;
       if constexpr (has_pred) {
         if (!pred_at<I, N>(pred)) return;
@@ -592,7 +592,7 @@ BBX_HOST_DEVICE void fill(Tn&& t, S const& x) {
       __builtin_memcpy(static_cast<void*>(&reg), static_cast<void const*>(vals), sizeof(VT));
       auto it = t.data();
       auto l = t.layout();
-      static_for<N / V>([&](auto c) { detail::write_chunk<V, decltype(c)::value * V>(it, l, reg); });
+      static_for<N / V>([&](auto c) BBX_INLINE { detail::write_chunk<V, decltype(c)::value * V>(it, l, reg); });
       return;
     }
   }

@@ -144,7 +144,7 @@ BBX_HOST_DEVICE void g2s_chunks(Src const& src, Dst& dst, Pred const& pred BBX_G
     dma = lds_wave_contiguous<V * int(sizeof(T))>((d + dl(Int<0>{})).get());
   }
 #endif
-  static_for<N / V>([&](auto c) {
+  static_for<N / V>([&](auto c) BBX_INLINE {
     constexpr int I0 = decltype(c)::value * V;
     bool all = true;
     if constexpr (has_pred) all = pred_chunk_all<I0, V, N>(pred);
@@ -159,7 +159,7 @@ BBX_HOST_DEVICE void g2s_chunks(Src const& src, Dst& dst, Pred const& pred BBX_G
         return;
       }
     }
-    static_for<V>([&](auto k) {
+    static_for<V>([&](auto k) BBX_INLINE {
       constexpr int I = I0 + decltype(k)::value;
       if constexpr (has_pred) {
         if (!pred_at<I, N>(pred)) return;

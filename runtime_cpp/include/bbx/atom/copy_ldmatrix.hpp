@@ -126,7 +126,7 @@ BBX_HOST_DEVICE std::uint32_t pick(std::uint32_t const (&v)[N], int i) {
 // aligned), else two.
 template <int I0, class T, int NM, class D, class DL>
 BBX_HOST_DEVICE void unpack_registers(std::uint32_t const (&r)[NM], D& d, DL const& dl) {
-  static_for<NM>([&](auto j) {
+  static_for<NM>([&](auto j) BBX_INLINE {
     constexpr int J = decltype(j)::value;
     using O0 = decltype(dl(Int<I0 + 2 * J>{}));
     using O1 = decltype(dl(Int<I0 + 2 * J + 1>{}));
@@ -160,7 +160,7 @@ BBX_HOST_DEVICE void ldmatrix_rows_copy(Src const& src, Dst& dst) {
   auto sl = src.layout();
   auto d = dst.data();
   auto dl = dst.layout();
-  static_for<N / 8>([&](auto c) {
+  static_for<N / 8>([&](auto c) BBX_INLINE {
     constexpr int I0 = decltype(c)::value * 8;
     std::uint32_t r[4];
     BBX_ASSERT(verdict == 1 || addr_aligned(s, sl(Int<I0>{}), 16), "ldmatrix: a row is not 16-byte aligned");
@@ -184,18 +184,18 @@ BBX_HOST_DEVICE void ldmatrix_copy(Src const& src, Dst& dst) {
   auto sl = src.layout();
   auto d = dst.data();
   auto dl = dst.layout();
-  static_for<N / V>([&](auto c) {
+  static_for<N / V>([&](auto c) BBX_INLINE {
     constexpr int I0 = decltype(c)::value * V;
     std::uint32_t addr;
     if constexpr (!Tr) {
       std::uint32_t own[NM], got[NM];
-      static_for<NM>([&](auto j) { own[decltype(j)::value] = smem_address(s, sl(Int<I0 + 2 * decltype(j)::value>{})); });
+      static_for<NM>([&](auto j) BBX_INLINE { own[decltype(j)::value] = smem_address(s, sl(Int<I0 + 2 * decltype(j)::value>{})); });
       BBX_UNROLL
       for (int j = 0; j < NM; ++j) got[j] = __shfl_sync(0xffffffffu, own[j], 4 * (lane % 8));
       addr = pick(got, (lane / 8) % NM);
     } else {
       std::uint32_t own[V], got[V];
-      static_for<V>([&](auto v) { own[decltype(v)::value] = smem_address(s, sl(Int<I0 + decltype(v)::value>{})); });
+      static_for<V>([&](auto v) BBX_INLINE { own[decltype(v)::value] = smem_address(s, sl(Int<I0 + decltype(v)::value>{})); });
       BBX_UNROLL
       for (int v = 0; v < V; ++v) got[v] = __shfl_sync(0xffffffffu, own[v], (lane % 8) / 2);
       addr = pick(got, 2 * ((lane / 8) % NM) + lane % 2);

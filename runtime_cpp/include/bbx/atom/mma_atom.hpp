@@ -36,7 +36,7 @@ namespace detail {
 template <int K, class T>
 BBX_HOST_DEVICE constexpr auto scale_static_leaves(T const& t) {
   if constexpr (is_tuple_v<T>) {
-    return transform(t, [](auto const& e) { return scale_static_leaves<K>(e); });
+    return transform(t, [](auto const& e) BBX_INLINE { return scale_static_leaves<K>(e); });
   } else {
     return Int<int(T::value) * K>{};
   }
@@ -52,7 +52,7 @@ BBX_HOST_DEVICE constexpr auto mma_fragment_layout(L const& l) {
   } else {
     auto m0 = make_layout(shape<0>(inner));
     constexpr int N0 = int(decltype(::bbx::size(m0))::value);
-    auto rest = [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+    auto rest = [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
       return make_layout_from_tuple(make_tuple(layout<int(Is) + 1>(inner)...));
     }(std::make_index_sequence<std::size_t(R - 1)>{});
     auto rc = fragment_layout(rest);
@@ -106,11 +106,11 @@ struct MMA_Atom : MMA_Traits<Op> {
     using BR = typename Op::BRegisters::value_type;
     using CR = typename Op::CRegisters::value_type;
     using DT = std::remove_cv_t<typename std::remove_cvref_t<TD>::value_type>;
-    static_for<num_vals_a>([&](auto i) { ar[decltype(i)::value] = to<AR>(a(i)); });
-    static_for<num_vals_b>([&](auto i) { br[decltype(i)::value] = to<BR>(b(i)); });
-    static_for<num_vals_c>([&](auto i) { cr[decltype(i)::value] = to<CR>(c(i)); });
+    static_for<num_vals_a>([&](auto i) BBX_INLINE { ar[decltype(i)::value] = to<AR>(a(i)); });
+    static_for<num_vals_b>([&](auto i) BBX_INLINE { br[decltype(i)::value] = to<BR>(b(i)); });
+    static_for<num_vals_c>([&](auto i) BBX_INLINE { cr[decltype(i)::value] = to<CR>(c(i)); });
     Op::fma(dr, ar, br, cr);
-    static_for<num_vals_c>([&](auto i) { d(i) = to<DT>(dr[decltype(i)::value]); });
+    static_for<num_vals_c>([&](auto i) BBX_INLINE { d(i) = to<DT>(dr[decltype(i)::value]); });
   }
 
   // Register fragments for partitioned tensors (CuTe: A/B like the partition, C compact).
@@ -197,7 +197,7 @@ BBX_HOST_DEVICE constexpr auto first_two_modes(L const& l) {
 template <class L>
 BBX_HOST_DEVICE constexpr auto modes_from_two(L const& l) {
   constexpr int R = top_rank_v<L>;
-  return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+  return [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
     return make_tuple(layout<int(Is) + 2>(l)...);
   }(std::make_index_sequence<std::size_t(R - 2)>{});
 }
@@ -205,7 +205,7 @@ BBX_HOST_DEVICE constexpr auto modes_from_two(L const& l) {
 // single (possibly hierarchical) mode.
 template <class V, class... Ms>
 BBX_HOST_DEVICE constexpr auto values_and_rests(V const& vals, tuple<Ms...> const& more) {
-  return apply(more, [&](auto const&... ms) {
+  return apply(more, [&](auto const&... ms) BBX_INLINE {
     return make_layout(layout<0>(vals), layout<0>(layout<1>(vals)), layout<1>(layout<1>(vals)), ms...);
   });
 }
@@ -293,7 +293,7 @@ struct TiledMMA : Atom {
     constexpr int P0 = Which == 1 ? 1 : 0;
     constexpr int P1 = Which == 2 ? 1 : 2;
     auto ref = make_layout(make_shape(tile_size_mnk<P0>(), tile_size_mnk<P1>()));
-    auto tf = [&] {
+    auto tf = [&]() BBX_INLINE {
       if constexpr (Which == 0) return thrfrg_A(ref);
       else if constexpr (Which == 1) return thrfrg_B(ref);
       else return thrfrg_C(ref);
@@ -305,7 +305,7 @@ struct TiledMMA : Atom {
     auto lv = layout<0>(mode0);
     auto l0 = layout<0>(layout<1>(mode0));
     auto l1 = layout<1>(layout<1>(mode0));
-    auto thr_vmnk = [&] {
+    auto thr_vmnk = [&]() BBX_INLINE {
       if constexpr (Which == 0) {
         return make_layout(lv, l0, make_layout(::bbx::size<2>(vmnk), _0{}), l1);
       } else if constexpr (Which == 1) {
@@ -488,8 +488,8 @@ BBX_HOST_DEVICE void gemm_dispatch(TD&& d, TA const& a, TB const& b, TC const& c
     constexpr int N = int(decltype(size<1>(b))::value);
     static_assert(M == int(decltype(size<1>(d))::value) && N == int(decltype(size<2>(d))::value),
                   "gemm: the M/N extents of A, B and D differ");
-    static_for<N>([&](auto n) {
-      static_for<M>([&](auto m0) {
+    static_for<N>([&](auto n) BBX_INLINE {
+      static_for<M>([&](auto m0) BBX_INLINE {
         constexpr int m = (decltype(n)::value & 1) ? M - 1 - decltype(m0)::value : decltype(m0)::value;
         auto dv = d(_, Int<m>{}, n);
         Atom::call(dv, a(_, Int<m>{}), b(_, n), c(_, Int<m>{}, n));
@@ -499,7 +499,7 @@ BBX_HOST_DEVICE void gemm_dispatch(TD&& d, TA const& a, TB const& b, TC const& c
     // (V,M,K) x (V,N,K) -> (V,M,N): K steps, accumulating into D after the first
     constexpr int K = int(decltype(size<2>(a))::value);
     static_assert(K == int(decltype(size<2>(b))::value), "gemm: the K extents of A and B differ");
-    static_for<K>([&](auto k) {
+    static_for<K>([&](auto k) BBX_INLINE {
       if constexpr (decltype(k)::value == 0) {
         gemm_dispatch<Atom>(d, a(_, _, k), b(_, _, k), c);
       } else {
@@ -509,14 +509,14 @@ BBX_HOST_DEVICE void gemm_dispatch(TD&& d, TA const& a, TB const& b, TC const& c
   } else if constexpr (RD == 2 && RA == 2 && RB == 1) {
     // (V,M) x (V) -> (V,M)
     constexpr int M = int(decltype(size<1>(a))::value);
-    static_for<M>([&](auto m) {
+    static_for<M>([&](auto m) BBX_INLINE {
       auto dv = d(_, m);
       Atom::call(dv, a(_, m), b, c(_, m));
     });
   } else if constexpr (RD == 2 && RA == 1 && RB == 2) {
     // (V) x (V,N) -> (V,N)
     constexpr int N = int(decltype(size<1>(b))::value);
-    static_for<N>([&](auto n) {
+    static_for<N>([&](auto n) BBX_INLINE {
       auto dv = d(_, n);
       Atom::call(dv, a, b(_, n), c(_, n));
     });

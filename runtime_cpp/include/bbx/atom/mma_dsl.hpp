@@ -180,7 +180,7 @@ BBX_HOST_DEVICE constexpr auto make_tiled_mma(MmaF16BF16Op<AB, Acc, S> const&, A
     using Mfma = typename detail::mfma_f16_op<AB, choice.shape>::type;
     using Op = std::conditional_t<std::is_same_v<Acc, float>, Mfma, arch::MfmaAccumulateAs<Mfma, Acc>>;
     auto wave_layout = make_layout(make_shape(Int<choice.pm>{}, Int<choice.pn>{}, Int<WK>{}));
-    auto perm_mn = [&]<int I>(Int<I>, auto dflt) {
+    auto perm_mn = [&]<int I>(Int<I>, auto dflt) BBX_INLINE {
       using PI = tuple_element_t<std::size_t(I), P>;
       if constexpr (is_underscore_v<PI>) return dflt;
       else return PI{};
@@ -189,7 +189,7 @@ BBX_HOST_DEVICE constexpr auto make_tiled_mma(MmaF16BF16Op<AB, Acc, S> const&, A
     auto pn = perm_mn(_1{}, Int<TN>{});
     using PK = tuple_element_t<2, P>;
     constexpr int KA = choice.atom_k * WK;
-    auto pk = [&] {
+    auto pk = [&]() BBX_INLINE {
       if constexpr (is_underscore_v<PK> || is_integral_v<PK>) {
         constexpr int given = detail::perm_extent<PK>(KA);
         return Int<detail::lcm_int(given, KA)>{};

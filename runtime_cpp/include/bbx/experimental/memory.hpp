@@ -131,7 +131,7 @@ BBX_DEVICE T update(T* p, T v BBX_SIM_LOC_PARAM) {
   if constexpr (native) {
     return ad::atomic_rmw<rmw_of<Op>(), O, S>(p, v BBX_SIM_LOC_ARG);
   } else {
-    return cas_update<O, S>(p, [v](T old) { return combine<Op>(old, v); } BBX_SIM_LOC_ARG);
+    return cas_update<O, S>(p, [v](T old) BBX_INLINE { return combine<Op>(old, v); } BBX_SIM_LOC_ARG);
   }
 }
 }  // namespace detail

@@ -112,7 +112,7 @@ inline match_out<T> match_sync_sim(T const& v, std::source_location const& loc) 
                 "match_sync: a 32- or 64-bit value");
   return sim::wave_collective<T, match_out<T>>(
       v, 32,
-      [](const T* const* ins, match_out<T>* const* outs, int n) {
+      [](const T* const* ins, match_out<T>* const* outs, int n) BBX_INLINE {
         std::uint32_t present = 0;
         for (int i = 0; i < n; ++i)
           if (ins[i]) present |= 1u << i;

@@ -66,7 +66,7 @@ inline unsigned activemask() {
 }
 inline void sync_warp(std::source_location loc = std::source_location::current()) {
   sim::wave_collective<char, char>(
-      0, 32, [](const char* const*, char* const*, int) {}, "sync_warp", loc);
+      0, 32, [](const char* const*, char* const*, int) BBX_INLINE {}, "sync_warp", loc);
 }
 #endif
 
@@ -133,7 +133,7 @@ template <class Kind, bool Abs = false, bool NaN = false, class T>
 inline T warp_redux_sync(T v, std::source_location loc = std::source_location::current()) {
   return sim::wave_collective<T, T>(
       detail::redux_input<Abs>(v), 32,
-      [](const T* const* ins, T* const* outs, int n) {
+      [](const T* const* ins, T* const* outs, int n) BBX_INLINE {
         bool any = false;
         T acc{};
         for (int i = 0; i < n; ++i) {

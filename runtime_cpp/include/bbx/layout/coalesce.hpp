@@ -14,7 +14,7 @@ template <class FS, class FD>
 BBX_HOST_DEVICE constexpr auto coalesce_flat(FS const& fs, FD const& fd) {
   // state: (done shapes, done strides, last shape, last stride); starts from 1:0 as in pycute.
   auto r = fold(zip(fs, fd), make_tuple(tuple<>{}, tuple<>{}, _1{}, _0{}),
-                [](auto const& acc, auto const& sd) {
+                [](auto const& acc, auto const& sd) BBX_INLINE {
                   auto const& s = get<0>(sd);
                   auto const& d = get<1>(sd);
                   auto const& ls = get<2>(acc);
@@ -76,8 +76,8 @@ BBX_HOST_DEVICE constexpr auto coalesce(Layout<S, D> const& l, P const& profile)
     constexpr int R = rank_v<S>;
     constexpr int RP = int(tuple_size_v<P>);
     static_assert(RP <= R, "coalesce: the profile has a larger rank than the layout");
-    return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
-      return make_layout_from_tuple(make_tuple([&] {
+    return [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
+      return make_layout_from_tuple(make_tuple([&]() BBX_INLINE {
         if constexpr (int(Is) < RP) {
           return coalesce(layout<int(Is)>(l), get<Is>(profile));
         } else {

@@ -20,9 +20,9 @@ BBX_HOST_DEVICE constexpr auto complement(Layout<S, D> const& l, CoTarget const&
   constexpr int R = int(tuple_size_v<FS>);
   if constexpr (is_static_v<FS> && is_static_v<FD>) {
     constexpr auto perm = detail::static_sort_perm<FD, FS>(std::make_index_sequence<std::size_t(R)>{});
-    auto r = [&]<std::size_t... Ks>(std::index_sequence<Ks...>) {
+    auto r = [&]<std::size_t... Ks>(std::index_sequence<Ks...>) BBX_INLINE {
       return fold(make_tuple(Int<perm.v[Ks]>{}...), make_tuple(tuple<>{}, tuple<>{}, _1{}),
-                  [](auto const& acc, auto i) {
+                  [](auto const& acc, auto i) BBX_INLINE {
                     constexpr int I = decltype(i)::value;
                     constexpr auto s = tuple_element_t<I, FS>::value;
                     constexpr auto d = tuple_element_t<I, FD>::value;

@@ -100,7 +100,7 @@ template <class A, class O, class B>
 BBX_HOST_DEVICE constexpr auto cosize(ComposedLayout<A, O, B> const& l) {
   if constexpr (is_swizzle_v<A>) {
     constexpr auto unit = decltype(l.layout_a().size())::value;
-    auto n = [&] {
+    auto n = [&]() BBX_INLINE {
       if constexpr (is_C_v<O>) return cosize(l.layout_b()) + l.offset();
       else return cosize(l.layout_b());
     }();

@@ -117,7 +117,7 @@ BBX_HOST_DEVICE constexpr auto composition_rank1(Layout<AS, AD> const& a, BS con
     constexpr int R = int(tuple_size_v<decltype(fs)>);
     // state: (result shapes, result strides, rest_shape, rest_stride)
     auto r = fold(take<0, R - 1>(zip(fs, fd)), make_tuple(tuple<>{}, tuple<>{}, s, d),
-                  [](auto const& acc, auto const& sd) {
+                  [](auto const& acc, auto const& sd) BBX_INLINE {
                     auto const& cs = get<0>(sd);
                     auto const& cd = get<1>(sd);
                     auto const& rest_shape = get<2>(acc);
@@ -200,7 +200,7 @@ BBX_HOST_DEVICE constexpr auto composition_rank1(Layout<AS, AD> const& a, BS con
 template <class AS, class AD, class BS, class BD>
 BBX_HOST_DEVICE constexpr auto composition_layout(Layout<AS, AD> const& a, Layout<BS, BD> const& b) {
   if constexpr (is_tuple_v<BS>) {
-    return make_layout_from_tuple(transform(b.shape(), b.stride(), [&](auto const& s, auto const& d) {
+    return make_layout_from_tuple(transform(b.shape(), b.stride(), [&](auto const& s, auto const& d) BBX_INLINE {
       return composition_layout(a, make_layout(s, d));
     }));
   } else {
@@ -228,7 +228,7 @@ BBX_HOST_DEVICE constexpr auto composition(A const& a, B const& b) {
       static_assert(RB <= R, "composition: the tiler has a larger rank than the layout");
       // the modes of A that the tiler does not reach are dropped (CuTe): the result has the
       // tiler's rank
-      return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+      return [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
         return make_layout_from_tuple(make_tuple(composition(layout<int(Is)>(a), get<Is>(b))...));
       }(std::make_index_sequence<std::size_t(RB)>{});
     } else {

@@ -27,7 +27,7 @@ template <class T, class Tup>
 BBX_HOST_DEVICE constexpr auto to_array(Tup const& t) {
   constexpr int N = int(tuple_size_v<Tup>);
   small_array<T, N> a{};
-  [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+  [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
     ((a[int(Is)] = T(get<Is>(t))), ...);
   }(std::make_index_sequence<std::size_t(N)>{});
   return a;
@@ -35,7 +35,7 @@ BBX_HOST_DEVICE constexpr auto to_array(Tup const& t) {
 // Run-time array -> flat tuple of N run-time integers.
 template <int N, class T, int M>
 BBX_HOST_DEVICE constexpr auto to_tuple(small_array<T, M> const& a) {
-  return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+  return [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
     return make_tuple(a[int(Is)]...);
   }(std::make_index_sequence<std::size_t(N)>{});
 }

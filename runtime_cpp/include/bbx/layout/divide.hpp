@@ -20,8 +20,8 @@ BBX_HOST_DEVICE constexpr auto logical_divide(A const& a, B const& b) {
     constexpr int R = rank_v<typename A::shape_type>;
     constexpr int RB = int(tuple_size_v<B>);
     static_assert(RB <= R, "logical_divide: the tiler has a larger rank than the layout");
-    return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
-      return make_layout_from_tuple(make_tuple([&] {
+    return [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
+      return make_layout_from_tuple(make_tuple([&]() BBX_INLINE {
         if constexpr (int(Is) < RB) {
           return logical_divide(layout<int(Is)>(a), get<Is>(b));
         } else {
@@ -45,13 +45,13 @@ BBX_HOST_DEVICE constexpr auto hier_unzip(Splitter const& split, A const& a, B c
     constexpr int R = rank_v<typename A::shape_type>;
     constexpr int RB = int(tuple_size_v<B>);
     static_assert(RB <= R, "zipped/tiled divide or product: the tiler has a larger rank than the layout");
-    auto parts = [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+    auto parts = [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
       return make_tuple(hier_unzip(split, layout<int(Is)>(a), get<Is>(b))...);
     }(std::make_index_sequence<std::size_t(RB)>{});
-    auto firsts = [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+    auto firsts = [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
       return make_layout_from_tuple(make_tuple(layout<0>(get<Is>(parts))...));
     }(std::make_index_sequence<std::size_t(RB)>{});
-    auto seconds = [&]<std::size_t... Is, std::size_t... Js>(std::index_sequence<Is...>, std::index_sequence<Js...>) {
+    auto seconds = [&]<std::size_t... Is, std::size_t... Js>(std::index_sequence<Is...>, std::index_sequence<Js...>) BBX_INLINE {
       return make_layout_from_tuple(make_tuple(layout<1>(get<Is>(parts))..., layout<RB + int(Js)>(a)...));
     }(std::make_index_sequence<std::size_t(RB)>{}, std::make_index_sequence<std::size_t(R - RB)>{});
     return make_layout(firsts, seconds);
@@ -61,7 +61,7 @@ BBX_HOST_DEVICE constexpr auto hier_unzip(Splitter const& split, A const& a, B c
 }
 template <class L>
 BBX_HOST_DEVICE constexpr auto modes_of(L const& l) {
-  return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+  return [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
     return make_tuple(layout<int(Is)>(l)...);
   }(std::make_index_sequence<std::size_t(rank_v<typename L::shape_type>)>{});
 }
@@ -72,7 +72,7 @@ BBX_HOST_DEVICE constexpr auto zipped_divide(A const& a, B const& b) {
   if constexpr (is_composed_layout_v<A>) {
     return make_composed_layout(a.layout_a(), a.offset(), zipped_divide(a.layout_b(), b));
   } else {
-    return detail::hier_unzip([](auto const& x, auto const& y) { return logical_divide(x, y); }, a, b);
+    return detail::hier_unzip([](auto const& x, auto const& y) BBX_INLINE { return logical_divide(x, y); }, a, b);
   }
 }
 template <class A, class B>

@@ -65,7 +65,7 @@ inline constexpr bool has_underscore_v = detail::has_underscore_impl<std::remove
 template <class T, class F>
 BBX_HOST_DEVICE constexpr auto transform(T const& t, F&& f) {
   if constexpr (is_tuple_v<T>) {
-    return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+    return [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
       return make_tuple(f(get<Is>(t))...);
     }(std::make_index_sequence<tuple_size_v<T>>{});
   } else {
@@ -76,7 +76,7 @@ template <class T0, class T1, class F>
 BBX_HOST_DEVICE constexpr auto transform(T0 const& t0, T1 const& t1, F&& f) {
   if constexpr (is_tuple_v<T0>) {
     static_assert(tuple_size_v<T0> == tuple_size_v<T1>, "transform: mismatched ranks");
-    return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+    return [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
       return make_tuple(f(get<Is>(t0), get<Is>(t1))...);
     }(std::make_index_sequence<tuple_size_v<T0>>{});
   } else {
@@ -88,7 +88,7 @@ BBX_HOST_DEVICE constexpr auto transform(T0 const& t0, T1 const& t1, T2 const& t
   if constexpr (is_tuple_v<T0>) {
     static_assert(tuple_size_v<T0> == tuple_size_v<T1> && tuple_size_v<T0> == tuple_size_v<T2>,
                   "transform: mismatched ranks");
-    return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+    return [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
       return make_tuple(f(get<Is>(t0), get<Is>(t1), get<Is>(t2))...);
     }(std::make_index_sequence<tuple_size_v<T0>>{});
   } else {
@@ -120,7 +120,7 @@ BBX_HOST_DEVICE constexpr auto fold(T const& t, V const& init, F&& f) {
 template <class T, class F>
 BBX_HOST_DEVICE constexpr void for_each(T const& t, F&& f) {
   if constexpr (is_tuple_v<T>) {
-    [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+    [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
       (f(get<Is>(t)), ...);
     }(std::make_index_sequence<tuple_size_v<T>>{});
   } else {
@@ -163,7 +163,7 @@ inline constexpr int rank_v = detail::rank_impl<std::remove_cvref_t<T>>::value;
 template <class T>
 BBX_HOST_DEVICE constexpr auto depth(T const& t) {
   if constexpr (is_tuple_v<T>) {
-    return fold(t, _1{}, [](auto const& d, auto const& e) { return max(d, depth(e) + _1{}); });
+    return fold(t, _1{}, [](auto const& d, auto const& e) BBX_INLINE { return max(d, depth(e) + _1{}); });
   } else {
     return _0{};
   }
@@ -178,7 +178,7 @@ inline constexpr int depth_v = decltype(depth(std::declval<T>()))::value;
 template <class T>
 BBX_HOST_DEVICE constexpr auto product(T const& t) {
   if constexpr (is_tuple_v<T>) {
-    return fold(t, _1{}, [](auto const& p, auto const& e) { return p * product(e); });
+    return fold(t, _1{}, [](auto const& p, auto const& e) BBX_INLINE { return p * product(e); });
   } else {
     return t;
   }
@@ -197,7 +197,7 @@ BBX_HOST_DEVICE constexpr auto size(T const& t) {
 template <class T>
 BBX_HOST_DEVICE constexpr auto sum(T const& t) {
   if constexpr (is_tuple_v<T>) {
-    return fold(t, _0{}, [](auto const& p, auto const& e) { return p + sum(e); });
+    return fold(t, _0{}, [](auto const& p, auto const& e) BBX_INLINE { return p + sum(e); });
   } else {
     return t;
   }
@@ -205,7 +205,7 @@ BBX_HOST_DEVICE constexpr auto sum(T const& t) {
 // product of each top-level mode
 template <class T>
 BBX_HOST_DEVICE constexpr auto product_each(T const& t) {
-  return transform(wrap(t), [](auto const& e) { return product(e); });
+  return transform(wrap(t), [](auto const& e) BBX_INLINE { return product(e); });
 }
 
 template <class A, class B>
@@ -213,7 +213,7 @@ BBX_HOST_DEVICE constexpr auto inner_product(A const& a, B const& b) {
   if constexpr (is_tuple_v<A>) {
     static_assert(is_tuple_v<B> && tuple_size_v<A> == tuple_size_v<B>,
                   "inner_product: mismatched profiles");
-    return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+    return [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
       return (_0{} + ... + inner_product(get<Is>(a), get<Is>(b)));
     }(std::make_index_sequence<tuple_size_v<A>>{});
   } else {
@@ -230,8 +230,8 @@ BBX_HOST_DEVICE constexpr auto ceil_div(A const& a, B const& b) {
   if constexpr (is_tuple_v<A>) {
     if constexpr (is_tuple_v<B>) {
       static_assert(tuple_size_v<A> >= tuple_size_v<B>, "ceil_div: divisor has a larger rank");
-      return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
-        return make_tuple([&] {
+      return [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
+        return make_tuple([&]() BBX_INLINE {
           if constexpr (Is < tuple_size_v<B>) {
             return ceil_div(get<Is>(a), get<Is>(b));
           } else {
@@ -240,7 +240,7 @@ BBX_HOST_DEVICE constexpr auto ceil_div(A const& a, B const& b) {
         }()...);
       }(std::make_index_sequence<tuple_size_v<A>>{});
     } else {
-      auto r = fold(a, make_tuple(tuple<>{}, b), [](auto const& init, auto const& ai) {
+      auto r = fold(a, make_tuple(tuple<>{}, b), [](auto const& init, auto const& ai) BBX_INLINE {
         return make_tuple(tuple_cat(get<0>(init), make_tuple(ceil_div(ai, get<1>(init)))),
                           ceil_div(get<1>(init), product(ai)));
       });
@@ -261,9 +261,9 @@ BBX_HOST_DEVICE constexpr auto shape_div(A const& a, B const& b) {
   if constexpr (is_tuple_v<A>) {
     if constexpr (is_tuple_v<B>) {
       static_assert(tuple_size_v<A> == tuple_size_v<B>, "shape_div: mismatched ranks");
-      return transform(a, b, [](auto const& x, auto const& y) { return shape_div(x, y); });
+      return transform(a, b, [](auto const& x, auto const& y) BBX_INLINE { return shape_div(x, y); });
     } else {
-      auto r = fold(a, make_tuple(tuple<>{}, b), [](auto const& init, auto const& ai) {
+      auto r = fold(a, make_tuple(tuple<>{}, b), [](auto const& init, auto const& ai) BBX_INLINE {
         return make_tuple(tuple_cat(get<0>(init), make_tuple(shape_div(ai, get<1>(init)))),
                           shape_div(get<1>(init), product(ai)));
       });
@@ -290,7 +290,7 @@ BBX_HOST_DEVICE constexpr auto elem_less(A const& a, B const& b) {
   if constexpr (is_tuple_v<A>) {
     static_assert(is_tuple_v<B> && tuple_size_v<A> <= tuple_size_v<B>,
                   "elem_less: mismatched profiles");
-    return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+    return [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
       return (true_type{} && ... && elem_less(get<Is>(a), get<Is>(b)));
     }(std::make_index_sequence<tuple_size_v<A>>{});
   } else if constexpr (is_tuple_v<B>) {
@@ -304,7 +304,7 @@ BBX_HOST_DEVICE constexpr auto elem_less(A const& a, B const& b) {
 template <class T>
 BBX_HOST_DEVICE constexpr auto flatten_to_tuple(T const& t) {
   if constexpr (is_tuple_v<T>) {
-    return apply(t, [](auto const&... es) { return tuple_cat(flatten_to_tuple(es)...); });
+    return apply(t, [](auto const&... es) BBX_INLINE { return tuple_cat(flatten_to_tuple(es)...); });
   } else {
     return make_tuple(t);
   }
@@ -325,14 +325,14 @@ template <class T>
 inline constexpr std::size_t leaf_count_v = tuple_size_v<decltype(flatten_to_tuple(std::declval<T>()))>;
 template <class P, std::size_t I>
 constexpr std::size_t leaf_offset() {
-  return []<std::size_t... Ks>(std::index_sequence<Ks...>) {
+  return []<std::size_t... Ks>(std::index_sequence<Ks...>) BBX_INLINE {
     return (std::size_t(0) + ... + leaf_count_v<tuple_element_t<Ks, P>>);
   }(std::make_index_sequence<I>{});
 }
 template <std::size_t Off, class F, class P>
 BBX_HOST_DEVICE constexpr auto unflatten_impl(F const& flat, P const& profile) {
   if constexpr (is_tuple_v<P>) {
-    return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+    return [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
       return make_tuple(unflatten_impl<Off + leaf_offset<P, Is>()>(flat, get<Is>(profile))...);
     }(std::make_index_sequence<tuple_size_v<P>>{});
   } else {
@@ -361,7 +361,7 @@ BBX_HOST_DEVICE constexpr auto append(T const& t, X const& x) {
   auto w = wrap(t);
   constexpr int R = int(tuple_size_v<decltype(w)>);
   static_assert(N >= R, "append<N>: N is smaller than the rank");
-  return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+  return [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
     return tuple_cat(w, make_tuple((void(Is), x)...));
   }(std::make_index_sequence<std::size_t(N - R)>{});
 }
@@ -383,7 +383,7 @@ BBX_HOST_DEVICE constexpr auto select(T const& t) {
 template <int B, int E, class T>
 BBX_HOST_DEVICE constexpr auto take(T const& t) {
   static_assert(0 <= B && B <= E, "take: bad range");
-  return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+  return [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
     return make_tuple(get<B + Is>(t)...);
   }(std::make_index_sequence<std::size_t(E - B)>{});
 }
@@ -406,7 +406,7 @@ template <class T>
 BBX_HOST_DEVICE constexpr auto reverse(T const& t) {
   if constexpr (is_tuple_v<T>) {
     constexpr std::size_t R = tuple_size_v<T>;
-    return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+    return [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
       return make_tuple(get<R - 1 - Is>(t)...);
     }(std::make_index_sequence<R>{});
   } else {
@@ -416,7 +416,7 @@ BBX_HOST_DEVICE constexpr auto reverse(T const& t) {
 // zip((a0,a1,..),(b0,b1,..)) == ((a0,b0),(a1,b1),..)
 template <class A, class B>
 BBX_HOST_DEVICE constexpr auto zip(A const& a, B const& b) {
-  return transform(wrap(a), wrap(b), [](auto const& x, auto const& y) { return make_tuple(x, y); });
+  return transform(wrap(a), wrap(b), [](auto const& x, auto const& y) BBX_INLINE { return make_tuple(x, y); });
 }
 
 // congruent(a, b): same hierarchical profile (a static bool).
@@ -463,7 +463,7 @@ BBX_HOST_DEVICE constexpr auto weakly_congruent(A const&, B const&) {
 template <class S, class I = _1>
 BBX_HOST_DEVICE constexpr auto compact_col_major(S const& s, I const& init = {}) {
   if constexpr (is_tuple_v<S>) {
-    auto r = fold(s, make_tuple(tuple<>{}, init), [](auto const& acc, auto const& e) {
+    auto r = fold(s, make_tuple(tuple<>{}, init), [](auto const& acc, auto const& e) BBX_INLINE {
       return make_tuple(tuple_cat(get<0>(acc), make_tuple(compact_col_major(e, get<1>(acc)))),
                         get<1>(acc) * product(e));
     });
@@ -476,7 +476,7 @@ BBX_HOST_DEVICE constexpr auto compact_col_major(S const& s, I const& init = {})
 template <class S, class I = _1>
 BBX_HOST_DEVICE constexpr auto compact_row_major(S const& s, I const& init = {}) {
   if constexpr (is_tuple_v<S>) {
-    auto r = fold(reverse(s), make_tuple(tuple<>{}, init), [](auto const& acc, auto const& e) {
+    auto r = fold(reverse(s), make_tuple(tuple<>{}, init), [](auto const& acc, auto const& e) BBX_INLINE {
       return make_tuple(tuple_cat(make_tuple(compact_row_major(e, get<1>(acc))), get<0>(acc)),
                         get<1>(acc) * product(e));
     });

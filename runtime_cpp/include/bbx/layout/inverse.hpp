@@ -33,9 +33,9 @@ BBX_HOST_DEVICE constexpr auto right_inverse(Layout<S, D> const& l) {
     using Key = decltype(detail::index_key(std::make_index_sequence<std::size_t(R)>{}));
     constexpr auto perm = detail::static_sort_perm<FD, Key>(std::make_index_sequence<std::size_t(R)>{});
     // state: (shapes, strides, current extent)
-    auto r = [&]<std::size_t... Ks>(std::index_sequence<Ks...>) {
+    auto r = [&]<std::size_t... Ks>(std::index_sequence<Ks...>) BBX_INLINE {
       return fold(make_tuple(Int<perm.v[Ks]>{}...), make_tuple(tuple<>{}, tuple<>{}, _1{}),
-                  [](auto const& acc, auto i) {
+                  [](auto const& acc, auto i) BBX_INLINE {
                     constexpr int I = decltype(i)::value;
                     constexpr auto s = tuple_element_t<I, FS>::value;
                     constexpr auto d = tuple_element_t<I, FD>::value;
@@ -89,17 +89,17 @@ BBX_HOST_DEVICE constexpr auto left_inverse(Layout<S, D> const& l) {
   static_assert(is_static_v<FD>, "left_inverse: the strides must be static (as CuTe)");
   if constexpr (R > 1 && !is_static_v<FS>) {
     // coalescing drops the shape-1 modes only where the shape is static
-    [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+    [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
       BBX_ASSERT(((get<Is>(fs) != 1) && ...),
                  "left_inverse: a run-time mode of shape 1 (it is not dropped; CuTe requires a static layout)");
     }(std::make_index_sequence<std::size_t(R)>{});
   }
   using Key = decltype(detail::index_key(std::make_index_sequence<std::size_t(R)>{}));
   constexpr auto perm = detail::static_sort_perm<FD, Key>(std::make_index_sequence<std::size_t(R)>{});
-  auto r = [&]<std::size_t... Ks>(std::index_sequence<Ks...>) {
+  auto r = [&]<std::size_t... Ks>(std::index_sequence<Ks...>) BBX_INLINE {
     // state: (shapes, strides, size of the shapes so far)
     return fold(make_tuple(Int<perm.v[Ks]>{}...), make_tuple(tuple<>{}, tuple<_0>{}, _1{}),
-                [&](auto const& acc, auto i) {
+                [&](auto const& acc, auto i) BBX_INLINE {
                   constexpr int I = decltype(i)::value;
                   constexpr auto d = tuple_element_t<I, FD>::value;
                   using N = std::remove_cvref_t<decltype(get<2>(acc))>;

@@ -14,7 +14,7 @@ BBX_HOST_DEVICE constexpr auto crd2idx(Crd const& crd, S const& shape, D const& 
     static_assert(is_tuple_v<S> && is_tuple_v<D>, "crd2idx: tuple coordinate for an integer shape");
     static_assert(tuple_size_v<Crd> == tuple_size_v<S> && tuple_size_v<S> == tuple_size_v<D>,
                   "crd2idx: coordinate, shape and stride ranks differ");
-    return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+    return [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
       return (_0{} + ... + crd2idx(get<Is>(crd), get<Is>(shape), get<Is>(stride)));
     }(std::make_index_sequence<tuple_size_v<Crd>>{});
   } else if constexpr (is_tuple_v<S>) {
@@ -26,7 +26,7 @@ BBX_HOST_DEVICE constexpr auto crd2idx(Crd const& crd, S const& shape, D const& 
     } else {
       // All but the last mode take `crd % size(mode)`, the last takes what is left.
       auto r = fold(take<0, int(R) - 1>(zip(shape, stride)), make_tuple(_0{}, crd),
-                    [](auto const& acc, auto const& sd) {
+                    [](auto const& acc, auto const& sd) BBX_INLINE {
                       auto n = product(get<0>(sd));
                       return make_tuple(get<0>(acc) + crd2idx(get<1>(acc) % n, get<0>(sd), get<1>(sd)),
                                         get<1>(acc) / n);
@@ -50,9 +50,9 @@ BBX_HOST_DEVICE constexpr auto idx2crd(Idx const& idx, S const& shape, D const& 
     static_assert(is_tuple_v<S> && tuple_size_v<Idx> == tuple_size_v<S>,
                   "idx2crd: index and shape profiles differ");
     return transform(idx, shape, stride,
-                     [](auto const& i, auto const& s, auto const& d) { return idx2crd(i, s, d); });
+                     [](auto const& i, auto const& s, auto const& d) BBX_INLINE { return idx2crd(i, s, d); });
   } else if constexpr (is_tuple_v<S>) {
-    return transform(shape, stride, [&](auto const& s, auto const& d) { return idx2crd(idx, s, d); });
+    return transform(shape, stride, [&](auto const& s, auto const& d) BBX_INLINE { return idx2crd(idx, s, d); });
   } else if constexpr (is_constant_v<1, S>) {
     return _0{};  // as CuTe: a static shape-1 mode (often stride 0) has coordinate 0
   } else {
@@ -90,7 +90,7 @@ BBX_HOST_DEVICE constexpr auto lift_slice(Crd const& c, T const& t) {
 template <class Crd>
 BBX_HOST_DEVICE constexpr auto zero_underscores(Crd const& c) {
   if constexpr (is_tuple_v<Crd>) {
-    return transform(c, [](auto const& e) { return zero_underscores(e); });
+    return transform(c, [](auto const& e) BBX_INLINE { return zero_underscores(e); });
   } else if constexpr (is_underscore_v<Crd>) {
     return _0{};
   } else {
@@ -103,7 +103,7 @@ BBX_HOST_DEVICE constexpr auto slice(Crd const& c, T const& t) {
   if constexpr (is_tuple_v<Crd>) {
     static_assert(is_tuple_v<T> && tuple_size_v<Crd> == tuple_size_v<T>,
                   "slice: coordinate and target ranks differ");
-    return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+    return [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
       return tuple_cat(tuple<>{}, detail::lift_slice(get<Is>(c), get<Is>(t))...);
     }(std::make_index_sequence<tuple_size_v<Crd>>{});
   } else if constexpr (is_underscore_v<Crd>) {
@@ -199,8 +199,8 @@ BBX_HOST_DEVICE constexpr auto make_layout(Layout<S0, D0> const& l0, Layout<S1, 
 template <class... Ls>
 BBX_HOST_DEVICE constexpr auto make_layout_from_tuple(tuple<Ls...> const& ls) {
   static_assert((is_layout_v<Ls> && ...), "make_layout_from_tuple: every element must be a layout");
-  return make_layout(transform(ls, [](auto const& l) { return l.shape(); }),
-                     transform(ls, [](auto const& l) { return l.stride(); }));
+  return make_layout(transform(ls, [](auto const& l) BBX_INLINE { return l.shape(); }),
+                     transform(ls, [](auto const& l) BBX_INLINE { return l.stride(); }));
 }
 
 namespace detail {
@@ -209,7 +209,7 @@ namespace detail {
 template <class S, class O>
 BBX_HOST_DEVICE constexpr auto product_like(S const& s, O const& o) {
   if constexpr (is_tuple_v<O>) {
-    return transform(s, o, [](auto const& x, auto const& y) { return product_like(x, y); });
+    return transform(s, o, [](auto const& x, auto const& y) BBX_INLINE { return product_like(x, y); });
   } else {
     return product(s);
   }
@@ -222,10 +222,10 @@ BBX_HOST_DEVICE constexpr auto compact_order(S const& s, O const& o, RefShape co
                                              RefOrder const& ref_order) {
   if constexpr (is_tuple_v<O>) {
     static_assert(tuple_size_v<S> == tuple_size_v<O>, "make_ordered_layout: rank of shape and order differ");
-    return transform(s, o, [&](auto const& x, auto const& y) { return compact_order(x, y, ref_shape, ref_order); });
+    return transform(s, o, [&](auto const& x, auto const& y) BBX_INLINE { return compact_order(x, y, ref_shape, ref_order); });
   } else {
-    auto start = [&]<std::size_t... Is>(std::index_sequence<Is...>) {
-      return (_1{} * ... * [&] {
+    auto start = [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
+      return (_1{} * ... * [&]() BBX_INLINE {
         if constexpr (tuple_element_t<Is, RefOrder>::value < O::value) {
           return get<Is>(ref_shape);
         } else {

@@ -76,7 +76,7 @@ BBX_HOST_DEVICE constexpr auto front(X const& x) {
 template <int N, class X>
 BBX_HOST_DEVICE constexpr auto repeat_as_tuple(X const& x) {
   static_assert(N >= 1, "repeat_as_tuple: n must be >= 1");
-  return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+  return [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
     return make_tuple((void(Is), x)...);
   }(std::make_index_sequence<std::size_t(N)>{});
 }

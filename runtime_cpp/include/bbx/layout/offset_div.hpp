@@ -72,7 +72,7 @@ namespace detail {
 template <class D>
 BBX_HOST_DEVICE constexpr long long stride_gcd() {
   if constexpr (is_tuple_v<D>) {
-    return []<std::size_t... Is>(std::index_sequence<Is...>) {
+    return []<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
       long long g = 0;
       ((g = gcd_ll(g, stride_gcd<tuple_element_t<Is, D>>())), ...);
       return g;
@@ -89,7 +89,7 @@ BBX_HOST_DEVICE constexpr long long offset_div() {
   if constexpr (is_underscore_v<Cr>) {
     return 0;
   } else if constexpr (is_tuple_v<Cr>) {
-    return []<std::size_t... Is>(std::index_sequence<Is...>) {
+    return []<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
       long long g = 0;
       ((g = gcd_ll(g, offset_div<tuple_element_t<Is, Cr>, tuple_element_t<Is, S>, tuple_element_t<Is, D>>())), ...);
       return g;

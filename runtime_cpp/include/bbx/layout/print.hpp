@@ -39,7 +39,7 @@ BBX_HOST_DEVICE constexpr void format_to(Sink const& sink, T const& x) {
     format_to(sink, x.stride());
   } else if constexpr (is_tuple_v<T>) {
     sink.put("(");
-    [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+    [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
       ((Is == 0 ? void() : sink.put(","), format_to(sink, get<Is>(x))), ...);
     }(std::make_index_sequence<tuple_size_v<T>>{});
     sink.put(")");

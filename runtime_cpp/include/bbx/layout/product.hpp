@@ -20,8 +20,8 @@ BBX_HOST_DEVICE constexpr auto logical_product(A const& a, B const& b) {
     constexpr int R = rank_v<typename A::shape_type>;
     constexpr int RB = int(tuple_size_v<B>);
     static_assert(RB <= R, "logical_product: the tiler has a larger rank than the layout");
-    return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
-      return make_layout_from_tuple(make_tuple([&] {
+    return [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
+      return make_layout_from_tuple(make_tuple([&]() BBX_INLINE {
         if constexpr (int(Is) < RB) {
           return logical_product(layout<int(Is)>(a), get<Is>(b));
         } else {
@@ -42,7 +42,7 @@ BBX_HOST_DEVICE constexpr auto zipped_product(A const& a, B const& b) {
   if constexpr (is_composed_layout_v<A>) {
     return make_composed_layout(a.layout_a(), a.offset(), zipped_product(a.layout_b(), b));
   } else {
-    return detail::hier_unzip([](auto const& x, auto const& y) { return logical_product(x, y); }, a, b);
+    return detail::hier_unzip([](auto const& x, auto const& y) BBX_INLINE { return logical_product(x, y); }, a, b);
   }
 }
 template <class A, class B>
@@ -67,9 +67,9 @@ BBX_HOST_DEVICE constexpr auto interleaved_product(A const& a, B const& b) {
   auto r = logical_product(append_layout<R>(a), append_layout<R>(b));
   auto l0 = layout<0>(r);
   auto l1 = layout<1>(r);
-  return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+  return [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
     // CuTe zips the two halves mode by mode and keeps that shape (no coalescing)
-    return make_layout_from_tuple(make_tuple([&] {
+    return make_layout_from_tuple(make_tuple([&]() BBX_INLINE {
       if constexpr (Raked) {
         return make_layout(layout<int(Is)>(l1), layout<int(Is)>(l0));
       } else {

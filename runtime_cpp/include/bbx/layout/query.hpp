@@ -47,7 +47,7 @@ namespace detail {
 template <class Sh, class St>
 BBX_HOST_DEVICE constexpr auto filter_zero_shape(Sh const& sh, St const& st) {
   if constexpr (is_tuple<Sh>::value) {
-    return transform(sh, st, [](auto const& a, auto const& b) { return filter_zero_shape(a, b); });
+    return transform(sh, st, [](auto const& a, auto const& b) BBX_INLINE { return filter_zero_shape(a, b); });
   } else if constexpr (is_static_v<St> && St::value == 0) {
     return _1{};
   } else {

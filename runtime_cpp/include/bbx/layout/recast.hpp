@@ -29,8 +29,8 @@ namespace detail {
 template <class S, class D, class F>
 BBX_HOST_DEVICE constexpr auto transform_layout_modes(S const& s, D const& d, F f) {
   const auto modes = transform(s, d, f);
-  return make_layout(transform(modes, [](auto const& m) { return m.shape(); }),
-                     transform(modes, [](auto const& m) { return m.stride(); }));
+  return make_layout(transform(modes, [](auto const& m) BBX_INLINE { return m.shape(); }),
+                     transform(modes, [](auto const& m) BBX_INLINE { return m.stride(); }));
 }
 }  // namespace detail
 
@@ -38,7 +38,7 @@ template <int N, class S, class D>
 BBX_HOST_DEVICE constexpr auto upcast(S const& shape, D const& stride) {
   if constexpr (is_tuple_v<S>) {
     return detail::transform_layout_modes(
-        shape, stride, [](auto const& s, auto const& d) { return upcast<N>(s, d); });
+        shape, stride, [](auto const& s, auto const& d) BBX_INLINE { return upcast<N>(s, d); });
   } else if constexpr (is_constant_v<0, D>) {
     return make_layout(shape, stride);
   } else if constexpr (is_C_v<D>) {
@@ -62,7 +62,7 @@ template <int N, class S, class D>
 BBX_HOST_DEVICE constexpr auto downcast(S const& shape, D const& stride) {
   if constexpr (is_tuple_v<S>) {
     return detail::transform_layout_modes(
-        shape, stride, [](auto const& s, auto const& d) { return downcast<N>(s, d); });
+        shape, stride, [](auto const& s, auto const& d) BBX_INLINE { return downcast<N>(s, d); });
   } else if constexpr (is_constant_v<1, D> || is_constant_v<-1, D>) {
     return make_layout(shape * Int<N>{}, stride);
   } else {
@@ -102,8 +102,8 @@ BBX_HOST_DEVICE constexpr auto round_up(A const& a, B const& b) {
   if constexpr (is_tuple_v<A>) {
     static_assert(is_tuple_v<B>, "round_up: a tuple `a` needs a tuple `b`");
     static_assert(tuple_size_v<A> >= tuple_size_v<B>, "round_up: rank(a) < rank(b)");
-    return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
-      return make_tuple([&] {
+    return [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
+      return make_tuple([&]() BBX_INLINE {
         if constexpr (Is < tuple_size_v<B>) return round_up(get<Is>(a), get<Is>(b));
         else return get<Is>(a);
       }()...);
@@ -118,7 +118,7 @@ BBX_HOST_DEVICE constexpr auto round_up(A const& a, B const& b) {
 template <class X, class T>
 BBX_HOST_DEVICE constexpr auto repeat_like(X const& x, T const& target) {
   if constexpr (is_tuple_v<T>) {
-    return transform(target, [&](auto const& t) { return repeat_like(x, t); });
+    return transform(target, [&](auto const& t) BBX_INLINE { return repeat_like(x, t); });
   } else {
     return x;
   }
@@ -132,7 +132,7 @@ BBX_HOST_DEVICE constexpr auto lift_dice(T const& t, Crd const& c) {
   if constexpr (is_tuple_v<Crd>) {
     static_assert(is_tuple_v<T> && tuple_size_v<Crd> == tuple_size_v<T>,
                   "dice: dicer and input ranks differ");
-    return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+    return [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
       return tuple_cat(tuple<>{}, lift_dice(get<Is>(t), get<Is>(c))...);
     }(std::make_index_sequence<tuple_size_v<Crd>>{});
   } else if constexpr (is_underscore_v<Crd>) {
@@ -160,8 +160,8 @@ BBX_HOST_DEVICE constexpr auto dice(T const& src, Crd const& dicer) {
 namespace detail {
 template <int Mode, class Crd>
 BBX_HOST_DEVICE constexpr auto with_underscore_at(Crd const& c) {
-  return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
-    return make_tuple([&] {
+  return [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
+    return make_tuple([&]() BBX_INLINE {
       if constexpr (int(Is) == Mode) return Underscore{};
       else return get<Is>(c);
     }()...);

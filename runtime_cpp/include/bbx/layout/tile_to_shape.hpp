@@ -37,7 +37,7 @@ BBX_HOST_DEVICE constexpr auto tile_to_shape(Block const& block, TrgShape const&
 template <class Block, class TrgShape>
 BBX_HOST_DEVICE constexpr auto tile_to_shape(Block const& block, TrgShape const& trg_shape) {
   constexpr int R = rank_v<TrgShape>;
-  auto order = [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+  auto order = [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
     return make_tuple(Int<int(Is)>{}...);
   }(std::make_index_sequence<std::size_t(R)>{});
   return tile_to_shape(block, trg_shape, order);

@@ -199,7 +199,7 @@ BBX_HOST_DEVICE constexpr auto operator==(tuple<Ts...> const& a, tuple<Us...> co
   } else if constexpr (sizeof...(Ts) == 0) {
     return true_type{};
   } else {
-    return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+    return [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
       return ((get<Is>(a) == get<Is>(b)) && ...);
     }(std::index_sequence_for<Ts...>{});
   }

@@ -132,7 +132,7 @@ BBX_DEVICE int xor_const(int mask, int v) {
     default:
       // ds_swizzle bitmask mode: and_mask 0x1F, or_mask 0, xor_mask = mask (within 32 lanes)
       return const_dispatch<1, 31>(
-          mask, []<int M>(int x) { return __builtin_amdgcn_ds_swizzle(x, 0x1F | (M << 10)); }, v);
+          mask, []<int M>(int x) BBX_INLINE { return __builtin_amdgcn_ds_swizzle(x, 0x1F | (M << 10)); }, v);
   }
 }
 }  // namespace detail
@@ -140,7 +140,7 @@ BBX_DEVICE int xor_const(int mask, int v) {
 template <class T>
 BBX_DEVICE T shuffle_sync(const T& v, int src_lane, int width = 32) {
   const int src = ::bbx::detail::shfl_src_idx(detail::wave_lane(), src_lane, width);
-  return detail::per_word(v, [src](int x) { return detail::bpermute(src, x); });
+  return detail::per_word(v, [src](int x) BBX_INLINE { return detail::bpermute(src, x); });
 }
 
 template <class T>
@@ -148,36 +148,36 @@ BBX_DEVICE T shuffle_sync_bfly(const T& v, int lane_mask, int width = 32) {
   // A mask below 32 (and below the width) never leaves the caller's 32-lane half.
   if (__builtin_constant_p(lane_mask) && __builtin_constant_p(width) && lane_mask > 0 &&
       lane_mask < 32 && lane_mask < width) {
-    return detail::per_word(v, [lane_mask](int x) { return detail::xor_const(lane_mask, x); });
+    return detail::per_word(v, [lane_mask](int x) BBX_INLINE { return detail::xor_const(lane_mask, x); });
   }
   const int src = ::bbx::detail::shfl_src_xor(detail::wave_lane(), lane_mask, width);
-  return detail::per_word(v, [src](int x) { return detail::bpermute(src, x); });
+  return detail::per_word(v, [src](int x) BBX_INLINE { return detail::bpermute(src, x); });
 }
 
 template <class T>
 BBX_DEVICE T shuffle_sync_down(const T& v, int delta, int width = 32) {
   if (__builtin_constant_p(delta) && __builtin_constant_p(width) && width == 16 && delta > 0 &&
       delta < 16) {  // DPP row_shl:delta; lanes whose source leaves the row keep their value
-    return detail::per_word(v, [delta](int x) {
+    return detail::per_word(v, [delta](int x) BBX_INLINE {
       return detail::const_dispatch<1, 15>(
-          delta, []<int D>(int y) { return __builtin_amdgcn_update_dpp(y, y, 0x100 + D, 0xF, 0xF, false); }, x);
+          delta, []<int D>(int y) BBX_INLINE { return __builtin_amdgcn_update_dpp(y, y, 0x100 + D, 0xF, 0xF, false); }, x);
     });
   }
   const int src = ::bbx::detail::shfl_src_down(detail::wave_lane(), delta, width);
-  return detail::per_word(v, [src](int x) { return detail::bpermute(src, x); });
+  return detail::per_word(v, [src](int x) BBX_INLINE { return detail::bpermute(src, x); });
 }
 
 template <class T>
 BBX_DEVICE T shuffle_sync_up(const T& v, int delta, int width = 32) {
   if (__builtin_constant_p(delta) && __builtin_constant_p(width) && width == 16 && delta > 0 &&
       delta < 16) {  // DPP row_shr:delta
-    return detail::per_word(v, [delta](int x) {
+    return detail::per_word(v, [delta](int x) BBX_INLINE {
       return detail::const_dispatch<1, 15>(
-          delta, []<int D>(int y) { return __builtin_amdgcn_update_dpp(y, y, 0x110 + D, 0xF, 0xF, false); }, x);
+          delta, []<int D>(int y) BBX_INLINE { return __builtin_amdgcn_update_dpp(y, y, 0x110 + D, 0xF, 0xF, false); }, x);
     });
   }
   const int src = ::bbx::detail::shfl_src_up(detail::wave_lane(), delta, width);
-  return detail::per_word(v, [src](int x) { return detail::bpermute(src, x); });
+  return detail::per_word(v, [src](int x) BBX_INLINE { return detail::bpermute(src, x); });
 }
 
 // With the DSL's mask_and_clamp: a constant c that encodes a CUDA width takes that width's path
@@ -191,23 +191,23 @@ BBX_DEVICE T shuffle_clamped(const T& v, int b, mask_and_clamp c, WidthFn with_w
     return with_width(::bbx::detail::shfl_width_of(Mode, c.c));
   const int lane = detail::wave_lane();
   const int src = (lane & 32) + ::bbx::detail::shfl_src_ptx(Mode, lane & 31, b, c.c);
-  return detail::per_word(v, [src](int x) { return detail::bpermute(src, x); });
+  return detail::per_word(v, [src](int x) BBX_INLINE { return detail::bpermute(src, x); });
 }
 template <class T>
 BBX_DEVICE T shuffle_sync(const T& v, int b, mask_and_clamp c) {
-  return shuffle_clamped<::bbx::detail::shfl_mode::idx>(v, b, c, [&](int w) { return shuffle_sync(v, b, w); });
+  return shuffle_clamped<::bbx::detail::shfl_mode::idx>(v, b, c, [&](int w) BBX_INLINE { return shuffle_sync(v, b, w); });
 }
 template <class T>
 BBX_DEVICE T shuffle_sync_up(const T& v, int b, mask_and_clamp c) {
-  return shuffle_clamped<::bbx::detail::shfl_mode::up>(v, b, c, [&](int w) { return shuffle_sync_up(v, b, w); });
+  return shuffle_clamped<::bbx::detail::shfl_mode::up>(v, b, c, [&](int w) BBX_INLINE { return shuffle_sync_up(v, b, w); });
 }
 template <class T>
 BBX_DEVICE T shuffle_sync_down(const T& v, int b, mask_and_clamp c) {
-  return shuffle_clamped<::bbx::detail::shfl_mode::down>(v, b, c, [&](int w) { return shuffle_sync_down(v, b, w); });
+  return shuffle_clamped<::bbx::detail::shfl_mode::down>(v, b, c, [&](int w) BBX_INLINE { return shuffle_sync_down(v, b, w); });
 }
 template <class T>
 BBX_DEVICE T shuffle_sync_bfly(const T& v, int b, mask_and_clamp c) {
-  return shuffle_clamped<::bbx::detail::shfl_mode::bfly>(v, b, c, [&](int w) { return shuffle_sync_bfly(v, b, w); });
+  return shuffle_clamped<::bbx::detail::shfl_mode::bfly>(v, b, c, [&](int w) BBX_INLINE { return shuffle_sync_bfly(v, b, w); });
 }
 
 // Bit i = predicate of lane i of the caller's 32-lane half-wave.
@@ -330,7 +330,7 @@ void launch(launch_options options, void (*kernel)(P...), dim3 grid, dim3 block,
   }
   // The kernel's parameters, converted from the arguments, live as this lambda's parameters
   // while the runtime copies them from their addresses.
-  auto launch_params = [&](std::decay_t<P>... params) {
+  auto launch_params = [&](std::decay_t<P>... params) BBX_INLINE {
     void* ptrs[] = {static_cast<void*>(&params)..., nullptr};
     const detail::hip_dim3 g{static_cast<unsigned>(grid.x), static_cast<unsigned>(grid.y),
                              static_cast<unsigned>(grid.z)};

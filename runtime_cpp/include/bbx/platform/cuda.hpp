@@ -51,29 +51,29 @@ BBX_DEVICE void barrier() { __syncthreads(); }
 template <class T>
 BBX_DEVICE T shuffle_sync(const T& v, int src_lane, int width = 32) {
   BBX_ASSERT(width <= 32, "shuffle width 64 needs a 64-lane wavefront");
-  return detail::per_word(v, [=](unsigned x) { return __shfl_sync(detail::kFullMask, x, src_lane, width); });
+  return detail::per_word(v, [=](unsigned x) BBX_INLINE { return __shfl_sync(detail::kFullMask, x, src_lane, width); });
 }
 template <class T>
 BBX_DEVICE T shuffle_sync_bfly(const T& v, int lane_mask, int width = 32) {
   BBX_ASSERT(width <= 32, "shuffle width 64 needs a 64-lane wavefront");
-  return detail::per_word(v, [=](unsigned x) { return __shfl_xor_sync(detail::kFullMask, x, lane_mask, width); });
+  return detail::per_word(v, [=](unsigned x) BBX_INLINE { return __shfl_xor_sync(detail::kFullMask, x, lane_mask, width); });
 }
 template <class T>
 BBX_DEVICE T shuffle_sync_down(const T& v, int delta, int width = 32) {
   BBX_ASSERT(width <= 32, "shuffle width 64 needs a 64-lane wavefront");
-  return detail::per_word(v, [=](unsigned x) { return __shfl_down_sync(detail::kFullMask, x, static_cast<unsigned>(delta), width); });
+  return detail::per_word(v, [=](unsigned x) BBX_INLINE { return __shfl_down_sync(detail::kFullMask, x, static_cast<unsigned>(delta), width); });
 }
 template <class T>
 BBX_DEVICE T shuffle_sync_up(const T& v, int delta, int width = 32) {
   BBX_ASSERT(width <= 32, "shuffle width 64 needs a 64-lane wavefront");
-  return detail::per_word(v, [=](unsigned x) { return __shfl_up_sync(detail::kFullMask, x, static_cast<unsigned>(delta), width); });
+  return detail::per_word(v, [=](unsigned x) BBX_INLINE { return __shfl_up_sync(detail::kFullMask, x, static_cast<unsigned>(delta), width); });
 }
 
 // With the DSL's mask_and_clamp: the PTX instruction itself, c passed through.
 #define BBX_CUDA_SHUFFLE_CLAMPED(NAME, MODE)                                                     \
   template <class T>                                                                             \
   BBX_DEVICE T NAME(const T& v, int b, mask_and_clamp c) {                                       \
-    return detail::per_word(v, [=](unsigned x) {                                                 \
+    return detail::per_word(v, [=](unsigned x) BBX_INLINE {                                                 \
       unsigned r;                                                                                \
       asm volatile("shfl.sync." MODE ".b32 %0, %1, %2, %3, %4;"                                  \
                    : "=r"(r) : "r"(x), "r"(b), "r"(c.c), "r"(detail::kFullMask));                \
@@ -220,7 +220,7 @@ void launch(launch_options options, void (*kernel)(P...), dim3 grid, dim3 block,
   }
   // The kernel's parameters, converted from the arguments, live as this lambda's parameters
   // while the runtime copies them from their addresses.
-  auto launch_params = [&](std::decay_t<P>... params) {
+  auto launch_params = [&](std::decay_t<P>... params) BBX_INLINE {
     void* ptrs[] = {static_cast<void*>(&params)..., nullptr};
     const ::dim3 g(static_cast<unsigned>(grid.x), static_cast<unsigned>(grid.y),
                    static_cast<unsigned>(grid.z));

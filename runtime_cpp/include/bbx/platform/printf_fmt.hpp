@@ -131,7 +131,7 @@ template <class... Args>
 BBX_HOST_DEVICE bool build_printf_format(const char* fmt, char* out, int capacity) {
   const char* conversions[] = {printf_conversion<Args>()..., nullptr};
   int n = 0, arg = 0;
-  auto put = [&](char ch) {
+  auto put = [&](char ch) BBX_INLINE {
     if (n + 1 < capacity) out[n++] = ch;
   };
   for (int i = 0; fmt[i] != '\0'; ++i) {

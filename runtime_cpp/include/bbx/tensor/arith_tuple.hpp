@@ -53,8 +53,8 @@ namespace detail {
 template <std::size_t R, class V, int I>
 BBX_HOST_DEVICE constexpr auto as_coord_tuple(ScaledBasis<V, I> const& s) {
   static_assert(I < int(R), "coordinate offset has more modes than the identity tensor");
-  return [&]<std::size_t... Js>(std::index_sequence<Js...>) {
-    return make_tuple([&]<std::size_t J>(std::integral_constant<std::size_t, J>) {
+  return [&]<std::size_t... Js>(std::index_sequence<Js...>) BBX_INLINE {
+    return make_tuple([&]<std::size_t J>(std::integral_constant<std::size_t, J>) BBX_INLINE {
       if constexpr (J == std::size_t(I)) return s.value;
       else return _0{};
     }(std::integral_constant<std::size_t, Js>{})...);
@@ -63,8 +63,8 @@ BBX_HOST_DEVICE constexpr auto as_coord_tuple(ScaledBasis<V, I> const& s) {
 template <std::size_t R, class... Ts>
 BBX_HOST_DEVICE constexpr auto as_coord_tuple(arith_tuple<Ts...> const& a) {
   static_assert(sizeof...(Ts) <= R, "coordinate offset has more modes than the identity tensor");
-  return [&]<std::size_t... Js>(std::index_sequence<Js...>) {
-    return make_tuple([&]<std::size_t J>(std::integral_constant<std::size_t, J>) {
+  return [&]<std::size_t... Js>(std::index_sequence<Js...>) BBX_INLINE {
+    return make_tuple([&]<std::size_t J>(std::integral_constant<std::size_t, J>) BBX_INLINE {
       if constexpr (J < sizeof...(Ts)) return get<J>(a.t);
       else return _0{};
     }(std::integral_constant<std::size_t, Js>{})...);
@@ -75,7 +75,7 @@ template <std::size_t R, class T>
 BBX_HOST_DEVICE constexpr auto as_coord_tuple(T const&) {
   // only a static zero offset can be added to a coordinate
   static_assert(is_constant_v<0, T>, "a linear offset cannot be added to a coordinate");
-  return [&]<std::size_t... Js>(std::index_sequence<Js...>) {
+  return [&]<std::size_t... Js>(std::index_sequence<Js...>) BBX_INLINE {
     return make_tuple((void(Js), _0{})...);
   }(std::make_index_sequence<R>{});
 }
@@ -120,7 +120,7 @@ BBX_HOST_DEVICE constexpr auto operator+(A const& a, B const& b) {
     constexpr std::size_t Rb = detail::offset_rank<std::remove_cvref_t<B>>::value;
     constexpr std::size_t R = Ra < Rb ? Rb : Ra;
     return detail::make_arith_tuple(transform(detail::as_coord_tuple<R>(a), detail::as_coord_tuple<R>(b),
-                                              [](auto const& x, auto const& y) { return x + y; }));
+                                              [](auto const& x, auto const& y) BBX_INLINE { return x + y; }));
   }
 }
 template <class V0, int I0, class V1, int I1>
@@ -157,7 +157,7 @@ struct counting_iter {
   BBX_HOST_DEVICE constexpr auto operator+(Off const& off) const {
     constexpr std::size_t R = tuple_size_v<Coord>;
     auto c = transform(coord, detail::as_coord_tuple<R>(off),
-                       [](auto const& x, auto const& y) { return x + y; });
+                       [](auto const& x, auto const& y) BBX_INLINE { return x + y; });
     return counting_iter<decltype(c)>{c};
   }
 };
@@ -171,11 +171,11 @@ BBX_HOST_DEVICE constexpr auto make_identity_layout(Shape const& shape) {
   if constexpr (!is_tuple_v<Shape>) {
     return make_layout(shape, E<0>{});
   } else {
-    return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
-      return make_layout(shape, make_stride([&]<std::size_t I>(std::integral_constant<std::size_t, I>) {
+    return [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
+      return make_layout(shape, make_stride([&]<std::size_t I>(std::integral_constant<std::size_t, I>) BBX_INLINE {
         auto const& s = get<I>(shape);
         if constexpr (is_tuple_v<std::remove_cvref_t<decltype(s)>>) {
-          return transform(compact_col_major(s), [](auto const& d) { return d * E<int(I)>{}; });
+          return transform(compact_col_major(s), [](auto const& d) BBX_INLINE { return d * E<int(I)>{}; });
         } else {
           return E<int(I)>{};
         }

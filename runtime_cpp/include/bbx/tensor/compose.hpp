@@ -38,7 +38,7 @@ struct FlatStatic {
 template <class T>
 constexpr void flat_static(FlatStatic& f) {
   if constexpr (is_tuple_v<T>) {
-    [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+    [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
       (flat_static<tuple_element_t<Is, T>>(f), ...);
     }(std::make_index_sequence<tuple_size_v<T>>{});
   } else {
@@ -95,7 +95,7 @@ constexpr ComposePlan compose_plan() {
 template <class T>
 constexpr int flat_leaf_count() {
   if constexpr (is_tuple_v<T>) {
-    return []<std::size_t... Is>(std::index_sequence<Is...>) {
+    return []<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
       return (0 + ... + flat_leaf_count<tuple_element_t<Is, T>>());
     }(std::make_index_sequence<tuple_size_v<T>>{});
   } else {
@@ -104,7 +104,7 @@ constexpr int flat_leaf_count() {
 }
 template <class T, std::size_t I>
 constexpr int flat_leaves_before() {
-  return []<std::size_t... Ks>(std::index_sequence<Ks...>) {
+  return []<std::size_t... Ks>(std::index_sequence<Ks...>) BBX_INLINE {
     return (0 + ... + flat_leaf_count<tuple_element_t<Ks, T>>());
   }(std::make_index_sequence<I>{});
 }
@@ -125,7 +125,7 @@ BBX_HOST_DEVICE constexpr auto leaf_shape() {
   if constexpr (Plan.npieces[K] == 1) {
     return Int<int(Plan.piece[K][0].shape)>{};
   } else {
-    return []<std::size_t... Ps>(std::index_sequence<Ps...>) {
+    return []<std::size_t... Ps>(std::index_sequence<Ps...>) BBX_INLINE {
       return make_tuple(Int<int(Plan.piece[K][Ps].shape)>{}...);
     }(std::make_index_sequence<std::size_t(Plan.npieces[K])>{});
   }
@@ -135,7 +135,7 @@ BBX_HOST_DEVICE constexpr auto leaf_stride(FD const& fd) {
   if constexpr (Plan.npieces[K] == 1) {
     return piece_stride<Plan, K, 0>(fd);
   } else {
-    return [&]<std::size_t... Ps>(std::index_sequence<Ps...>) {
+    return [&]<std::size_t... Ps>(std::index_sequence<Ps...>) BBX_INLINE {
       return make_tuple(piece_stride<Plan, K, int(Ps)>(fd)...);
     }(std::make_index_sequence<std::size_t(Plan.npieces[K])>{});
   }
@@ -143,7 +143,7 @@ BBX_HOST_DEVICE constexpr auto leaf_stride(FD const& fd) {
 template <auto Plan, class CS, int First, class FD>
 BBX_HOST_DEVICE constexpr auto build_composed(FD const& fd) {
   if constexpr (is_tuple_v<CS>) {
-    return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+    return [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
       return make_layout_from_tuple(make_tuple(
           build_composed<Plan, tuple_element_t<Is, CS>, First + flat_leaves_before<CS, Is>(), FD>(fd)...));
     }(std::make_index_sequence<tuple_size_v<CS>>{});

@@ -49,7 +49,7 @@ BBX_HOST_DEVICE constexpr auto first_path(R const& r) {
 template <class S, class D>
 BBX_HOST_DEVICE constexpr auto leading_path(S const& s, D const& d) {
   if constexpr (is_tuple_v<D>) {
-    return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+    return [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
       return first_path<0>(make_tuple(leading_path(get<Is>(s), get<Is>(d))...));
     }(std::make_index_sequence<tuple_size_v<D>>{});
   } else if constexpr (is_constant_v<1, D> && !is_constant_v<1, S>) {
@@ -80,7 +80,7 @@ BBX_HOST_DEVICE constexpr auto leading_dim(Tn const& t) {
 
 template <class X>
 BBX_HOST_DEVICE constexpr auto dynamic_mask(X const& x) {
-  if constexpr (is_tuple_v<X>) return transform(x, [](auto const& e) { return dynamic_mask(e); });
+  if constexpr (is_tuple_v<X>) return transform(x, [](auto const& e) BBX_INLINE { return dynamic_mask(e); });
   else return detail::dynamic_mask_leaf(x);
 }
 

@@ -118,7 +118,7 @@ BBX_HOST_DEVICE constexpr auto inner_layout(L const& l) {
 template <class L>
 BBX_HOST_DEVICE constexpr auto top_modes(L const& l) {
   if constexpr (is_tuple_v<typename L::shape_type>) {
-    return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+    return [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
       return make_tuple(layout<int(Is)>(l)...);
     }(std::make_index_sequence<tuple_size_v<typename L::shape_type>>{});
   } else {
@@ -136,8 +136,8 @@ BBX_HOST_DEVICE constexpr auto pad_coord(Crd const& c) {
   if constexpr (is_tuple_v<Crd>) {
     constexpr int N = int(tuple_size_v<Crd>);
     static_assert(N <= R, "coordinate has a larger rank than the tiled modes");
-    return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
-      return make_tuple([&]<std::size_t I>(std::integral_constant<std::size_t, I>) {
+    return [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
+      return make_tuple([&]<std::size_t I>(std::integral_constant<std::size_t, I>) BBX_INLINE {
         if constexpr (int(I) < N) return get<I>(c);
         else return Underscore{};
       }(std::integral_constant<std::size_t, Is>{})...);
@@ -163,7 +163,7 @@ BBX_HOST_DEVICE constexpr auto slice_modes(Crd const& c, L const& l) {
 
 template <class T>
 BBX_HOST_DEVICE constexpr auto abs_leaf(T const& t) {
-  if constexpr (is_tuple_v<T>) return transform(t, [](auto const& e) { return abs_leaf(e); });
+  if constexpr (is_tuple_v<T>) return transform(t, [](auto const& e) BBX_INLINE { return abs_leaf(e); });
   else if constexpr (is_C_v<T>) return C<(T::value < 0 ? -T::value : T::value)>{};
   else return t;
 }
@@ -172,7 +172,7 @@ BBX_HOST_DEVICE constexpr auto abs_leaf(T const& t) {
 template <class S>
 constexpr int leaf_count() {
   if constexpr (is_tuple_v<S>) {
-    return []<std::size_t... Is>(std::index_sequence<Is...>) {
+    return []<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
       return (0 + ... + leaf_count<tuple_element_t<Is, S>>());
     }(std::make_index_sequence<tuple_size_v<S>>{});
   } else {
@@ -182,7 +182,7 @@ constexpr int leaf_count() {
 // number of leaves in the modes of S before mode I
 template <class S, std::size_t I>
 constexpr int leaves_before() {
-  return []<std::size_t... Ks>(std::index_sequence<Ks...>) {
+  return []<std::size_t... Ks>(std::index_sequence<Ks...>) BBX_INLINE {
     return (0 + ... + leaf_count<tuple_element_t<Ks, S>>());
   }(std::make_index_sequence<I>{});
 }
@@ -195,7 +195,7 @@ struct OrderInfo {
 template <class S, class D>
 constexpr void order_leaves(OrderInfo& r) {
   if constexpr (is_tuple_v<S>) {
-    [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+    [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
       (order_leaves<tuple_element_t<Is, S>, tuple_element_t<Is, D>>(r), ...);
     }(std::make_index_sequence<tuple_size_v<S>>{});
   } else {
@@ -219,7 +219,7 @@ constexpr OrderInfo order_info() {
 template <class S, int First, class D0, class D>
 BBX_HOST_DEVICE constexpr auto ordered_strides() {
   if constexpr (is_tuple_v<S>) {
-    return []<std::size_t... Is>(std::index_sequence<Is...>) {
+    return []<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
       return make_tuple(ordered_strides<tuple_element_t<Is, S>, First + leaves_before<S, Is>(), D0, D>()...);
     }(std::make_index_sequence<tuple_size_v<S>>{});
   } else {
@@ -484,7 +484,7 @@ BBX_HOST_DEVICE constexpr auto make_identity_tensor(Shape const& shape) {
     return make_tensor(identity_iter<tuple<_0>, true>{{tuple<_0>{}}}, make_identity_layout(make_shape(shape)));
   } else {
     constexpr std::size_t R = tuple_size_v<Shape>;
-    auto zero = [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+    auto zero = [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
       return make_tuple((void(Is), _0{})...);
     }(std::make_index_sequence<R>{});
     return make_tensor(identity_iter<decltype(zero), false>{{zero}}, make_identity_layout(shape));
@@ -539,7 +539,7 @@ BBX_HOST_DEVICE constexpr auto local_tile(Tensor<E, L> const& t, Tiler const& ti
   auto l1 = layout<1>(z);
   auto c = detail::pad_coord<detail::top_rank_v<decltype(l1)>>(coord);
   auto so = detail::slice_modes(c, l1);
-  auto sub = [&] {
+  auto sub = [&]() BBX_INLINE {
     if constexpr (is_layout_v<std::remove_cvref_t<decltype(get<0>(so))>>) return detail::concat_modes(l0, get<0>(so));
     else return detail::concat_modes(l0);
   }();
@@ -556,7 +556,7 @@ template <class L, class Idx>
 BBX_HOST_DEVICE constexpr auto get_flat_coord(L const& l, Idx const& idx) {
   auto hier = idx2crd(idx, l.shape(), l.stride());
   if constexpr (is_tuple_v<typename L::shape_type>) {
-    return transform(hier, l.shape(), [](auto const& c, auto const& s) { return crd2idx(c, s); });
+    return transform(hier, l.shape(), [](auto const& c, auto const& s) BBX_INLINE { return crd2idx(c, s); });
   } else {
     return hier;
   }

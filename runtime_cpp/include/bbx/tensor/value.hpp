@@ -214,21 +214,21 @@ BBX_HOST_DEVICE auto value_zip(Value<T, N, VS> const& a, Value<U, N2, VS2> const
   template <class T, class U, int N, int N2, class VS, class VS2>                             \
   BBX_HOST_DEVICE auto operator OP(Value<T, N, VS> const& a, Value<U, N2, VS2> const& b) {    \
     using R = std::remove_cvref_t<decltype(a.v[0] OP b.v[0])>;                                \
-    return detail::value_zip(a, b, [](T const& x, U const& y) { return R(x OP y); });         \
+    return detail::value_zip(a, b, [](T const& x, U const& y) BBX_INLINE { return R(x OP y); });         \
   }                                                                                           \
   template <class T, int N, class VS, class S>                                                \
     requires(is_numeric_v<S>)                                                                 \
   BBX_HOST_DEVICE auto operator OP(Value<T, N, VS> const& a, S const& s) {                    \
     using R = detail::value_scalar_result_t<T, S>;                                            \
     const R rs = ::bbx::to<R>(s);                                                             \
-    return detail::value_map(a, [rs](T const& x) { return R(::bbx::to<R>(x) OP rs); });       \
+    return detail::value_map(a, [rs](T const& x) BBX_INLINE { return R(::bbx::to<R>(x) OP rs); });       \
   }                                                                                           \
   template <class S, class T, int N, class VS>                                                \
     requires(is_numeric_v<S>)                                                                 \
   BBX_HOST_DEVICE auto operator OP(S const& s, Value<T, N, VS> const& a) {                    \
     using R = detail::value_scalar_result_t<T, S>;                                            \
     const R rs = ::bbx::to<R>(s);                                                             \
-    return detail::value_map(a, [rs](T const& x) { return R(rs OP ::bbx::to<R>(x)); });       \
+    return detail::value_map(a, [rs](T const& x) BBX_INLINE { return R(rs OP ::bbx::to<R>(x)); });       \
   }                                                                                           \
   template <class T, int N, class VS, class Rhs>                                              \
   BBX_HOST_DEVICE Value<T, N, VS>& operator OP##=(Value<T, N, VS>& a, Rhs const& b) {         \
@@ -254,21 +254,21 @@ BBX_VALUE_BINARY(>>)
   template <class T, class U, int N, int N2, class VS, class VS2>                             \
   BBX_HOST_DEVICE Value<bool, N, VS> operator OP(Value<T, N, VS> const& a,                    \
                                                  Value<U, N2, VS2> const& b) {                \
-    return detail::value_zip(a, b, [](T const& x, U const& y) { return bool(x OP y); });      \
+    return detail::value_zip(a, b, [](T const& x, U const& y) BBX_INLINE { return bool(x OP y); });      \
   }                                                                                           \
   template <class T, int N, class VS, class S>                                                \
     requires(is_numeric_v<S>)                                                                 \
   BBX_HOST_DEVICE Value<bool, N, VS> operator OP(Value<T, N, VS> const& a, S const& s) {      \
     using R = detail::value_scalar_result_t<T, S>;                                            \
     const R rs = ::bbx::to<R>(s);                                                             \
-    return detail::value_map(a, [rs](T const& x) { return bool(::bbx::to<R>(x) OP rs); });    \
+    return detail::value_map(a, [rs](T const& x) BBX_INLINE { return bool(::bbx::to<R>(x) OP rs); });    \
   }                                                                                           \
   template <class S, class T, int N, class VS>                                                \
     requires(is_numeric_v<S>)                                                                 \
   BBX_HOST_DEVICE Value<bool, N, VS> operator OP(S const& s, Value<T, N, VS> const& a) {      \
     using R = detail::value_scalar_result_t<T, S>;                                            \
     const R rs = ::bbx::to<R>(s);                                                             \
-    return detail::value_map(a, [rs](T const& x) { return bool(rs OP ::bbx::to<R>(x)); });    \
+    return detail::value_map(a, [rs](T const& x) BBX_INLINE { return bool(rs OP ::bbx::to<R>(x)); });    \
   }
 BBX_VALUE_COMPARE(==)
 BBX_VALUE_COMPARE(!=)
@@ -282,17 +282,17 @@ BBX_VALUE_COMPARE(||)
 
 template <class T, int N, class VS>
 BBX_HOST_DEVICE Value<T, N, VS> operator-(Value<T, N, VS> const& a) {
-  return detail::value_map(a, [](T const& x) { return T(-x); });
+  return detail::value_map(a, [](T const& x) BBX_INLINE { return T(-x); });
 }
 template <class T, int N, class VS>
 BBX_HOST_DEVICE Value<T, N, VS> operator+(Value<T, N, VS> const& a) { return a; }
 template <class T, int N, class VS>
 BBX_HOST_DEVICE Value<bool, N, VS> operator!(Value<T, N, VS> const& a) {
-  return detail::value_map(a, [](T const& x) { return !bool(x); });
+  return detail::value_map(a, [](T const& x) BBX_INLINE { return !bool(x); });
 }
 template <class T, int N, class VS>
 BBX_HOST_DEVICE Value<T, N, VS> operator~(Value<T, N, VS> const& a) {
-  return detail::value_map(a, [](T const& x) { return T(~x); });
+  return detail::value_map(a, [](T const& x) BBX_INLINE { return T(~x); });
 }
 
 // ---- conversion, construction ---------------------------------------------------------------
@@ -404,12 +404,12 @@ BBX_HOST_DEVICE T reduce(Value<T, N, VS> const& a, Op op) {
 // ---- math -----------------------------------------------------------------------------------
 template <class T, int N, class VS>
 BBX_HOST_DEVICE Value<T, N, VS> abs(Value<T, N, VS> const& a) {
-  return detail::value_map(a, [](T const& x) { return T(x < T(0) ? T(-x) : x); });
+  return detail::value_map(a, [](T const& x) BBX_INLINE { return T(x < T(0) ? T(-x) : x); });
 }
 #define BBX_VALUE_MATH(NAME)                                                  \
   template <class T, int N, class VS>                                         \
   BBX_HOST_DEVICE Value<T, N, VS> NAME(Value<T, N, VS> const& a) {            \
-    return detail::value_map(a, [](T const& x) { return T(::bbx::NAME(x)); }); \
+    return detail::value_map(a, [](T const& x) BBX_INLINE { return T(::bbx::NAME(x)); }); \
   }
 BBX_VALUE_MATH(exp)
 BBX_VALUE_MATH(exp2)
@@ -437,14 +437,14 @@ BBX_VALUE_MATH(rcp_approx)
 #define BBX_VALUE_MINMAX(NAME, FN)                                                          \
   template <class T, class U, int N, int N2, class VS, class VS2>                           \
   BBX_HOST_DEVICE auto NAME(Value<T, N, VS> const& a, Value<U, N2, VS2> const& b) {         \
-    return detail::value_zip(a, b, [](T const& x, U const& y) { return FN{}(x, y); });      \
+    return detail::value_zip(a, b, [](T const& x, U const& y) BBX_INLINE { return FN{}(x, y); });      \
   }                                                                                         \
   template <class T, int N, class VS, class S>                                              \
     requires(is_numeric_v<S>)                                                               \
   BBX_HOST_DEVICE auto NAME(Value<T, N, VS> const& a, S const& s) {                         \
     using R = detail::value_scalar_result_t<T, S>;                                          \
     const R rs = ::bbx::to<R>(s);                                                           \
-    return detail::value_map(a, [rs](T const& x) { return R(FN{}(::bbx::to<R>(x), rs)); }); \
+    return detail::value_map(a, [rs](T const& x) BBX_INLINE { return R(FN{}(::bbx::to<R>(x), rs)); }); \
   }                                                                                         \
   template <class S, class T, int N, class VS>                                              \
     requires(is_numeric_v<S>)                                                               \

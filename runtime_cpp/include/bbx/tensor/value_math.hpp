@@ -82,7 +82,7 @@ BBX_HOST_DEVICE bool sign_bit(T x) {
 #define BBX_MATH_UNARY(NAME, SCALAR)                                                 \
   template <class X>                                                                 \
   BBX_HOST_DEVICE auto NAME(X const& x) {                                            \
-    return detail::lift([](auto a) { return SCALAR(a); }, x);                        \
+    return detail::lift([](auto a) BBX_INLINE { return SCALAR(a); }, x);                        \
   }
 BBX_MATH_UNARY(tan, ::bbx::scalar::tan)
 BBX_MATH_UNARY(asin, ::bbx::scalar::asin)
@@ -110,7 +110,7 @@ BBX_MATH_UNARY(isnormal, ::bbx::scalar::isnormal)
 // |x| of a float (absf) or an integer (absi); abs takes either.
 template <class X>
 BBX_HOST_DEVICE auto abs(X const& x) {
-  return detail::lift([](auto a) { return decltype(a)(a < decltype(a)(0) || detail::sign_bit(a) ? -a : a); }, x);
+  return detail::lift([](auto a) BBX_INLINE { return decltype(a)(a < decltype(a)(0) || detail::sign_bit(a) ? -a : a); }, x);
 }
 template <class X>
 BBX_HOST_DEVICE auto absf(X const& x) {
@@ -124,12 +124,12 @@ BBX_HOST_DEVICE auto absi(X const& x) {
 }
 template <class X>
 BBX_HOST_DEVICE auto neg(X const& x) {
-  return detail::lift([](auto a) { return decltype(a)(-a); }, x);
+  return detail::lift([](auto a) BBX_INLINE { return decltype(a)(-a); }, x);
 }
 // 1 / x, IEEE (rcp_approx in fast_math.hpp is the approximate form).
 template <class X>
 BBX_HOST_DEVICE auto rcp(X const& x) {
-  return detail::lift([](auto a) {
+  return detail::lift([](auto a) BBX_INLINE {
     using T = decltype(a);
     return to<T>(1.0f / static_cast<std::conditional_t<std::is_same_v<T, double>, double, float>>(a));
   }, x);
@@ -176,7 +176,7 @@ BBX_MATH_BINARY(fminimum, (detail::is_nan(a) || detail::is_nan(b) ? T(a + b)
 // x / y through the approximate reciprocal (`div(approx=True)`, `div(fastmath=True)`).
 template <class X, class Y>
 BBX_HOST_DEVICE auto div_approx(X const& x, Y const& y) {
-  return detail::lift([](auto a, auto b0) {
+  return detail::lift([](auto a, auto b0) BBX_INLINE {
     using T = decltype(a);
     if constexpr (is_floating_v<T>) return T(a * ::bbx::rcp_approx(::bbx::to<T>(b0)));
     else return T(a / ::bbx::to<T>(b0));
@@ -185,11 +185,11 @@ BBX_HOST_DEVICE auto div_approx(X const& x, Y const& y) {
 // x^n, n an integer (scalar or value).
 template <class X, class N>
 BBX_HOST_DEVICE auto fpowi(X const& x, N const& n) {
-  return detail::lift([](auto a, auto k) { return ::bbx::scalar::fpowi(a, k); }, x, n);
+  return detail::lift([](auto a, auto k) BBX_INLINE { return ::bbx::scalar::fpowi(a, k); }, x, n);
 }
 template <class A, class B, class Cc>
 BBX_HOST_DEVICE auto fma(A const& a, B const& b, Cc const& c) {
-  return detail::lift([](auto x, auto y0, auto z0) {
+  return detail::lift([](auto x, auto y0, auto z0) BBX_INLINE {
     using T = decltype(x);
     return ::bbx::scalar::fma(x, ::bbx::to<T>(y0), ::bbx::to<T>(z0));
   }, a, b, c);
@@ -197,7 +197,7 @@ BBX_HOST_DEVICE auto fma(A const& a, B const& b, Cc const& c) {
 // max(lo, min(x, hi)), as the DSL composes it, in x's element type.
 template <class X, class L, class H>
 BBX_HOST_DEVICE auto clamp(X const& x, L const& lo, H const& hi) {
-  return detail::lift([](auto a, auto l0, auto h0) {
+  return detail::lift([](auto a, auto l0, auto h0) BBX_INLINE {
     using T = decltype(a);
     const T l = ::bbx::to<T>(l0), h = ::bbx::to<T>(h0);
     const T m = detail::is_nan(a) ? h : detail::is_nan(h) ? a : (h < a ? h : a);
@@ -207,7 +207,7 @@ BBX_HOST_DEVICE auto clamp(X const& x, L const& lo, H const& hi) {
 // The same with NaN propagating (`propagate_nan=True`).
 template <class X, class L, class H>
 BBX_HOST_DEVICE auto clamp_propagate_nan(X const& x, L const& lo, H const& hi) {
-  return detail::lift([](auto a, auto l0, auto h0) {
+  return detail::lift([](auto a, auto l0, auto h0) BBX_INLINE {
     using T = decltype(a);
     const T l = ::bbx::to<T>(l0), h = ::bbx::to<T>(h0);
     return fmaximum(l, fminimum(a, h));

@@ -34,7 +34,7 @@ BBX_HOST_DEVICE Value<T, int(sizeof...(X))> from_elements(X const&... xs) {
 
 template <class T, int N, class VS>
 BBX_HOST_DEVICE auto to_elements(Value<T, N, VS> const& v) {
-  return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+  return [&]<std::size_t... Is>(std::index_sequence<Is...>) BBX_INLINE {
     return make_tuple(T(v[int(Is)])...);
   }(std::make_index_sequence<std::size_t(N)>{});
 }
@@ -67,7 +67,7 @@ BBX_HOST_DEVICE Value<T, N, VS> const& reshape(Value<T, N, VS> const& v, Shape c
 template <bool Flip = false, class V, class Op, class W>
 BBX_HOST_DEVICE auto apply_op(V const& v, Op op, W const& w) {
   return math::detail::lift(
-      [op](auto a, auto b) {
+      [op](auto a, auto b) BBX_INLINE {
         using T = decltype(a);
         const T bb = ::bbx::to<T>(b);
         if constexpr (Flip) return T(op(bb, a));
@@ -80,7 +80,7 @@ template <bool Signed, class T, int N, class VS>
 BBX_HOST_DEVICE auto with_signedness(Value<T, N, VS> const& v) {
   static_assert(std::is_integral_v<T> && !std::is_same_v<T, bool>, "with_signedness: integer elements");
   using U = std::conditional_t<Signed, std::make_signed_t<T>, std::make_unsigned_t<T>>;
-  return detail::value_map(v, [](T x) { return U(x); });  // same width: the same bits
+  return detail::value_map(v, [](T x) BBX_INLINE { return U(x); });  // same width: the same bits
 }
 
 namespace detail {

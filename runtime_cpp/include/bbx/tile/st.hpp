@@ -53,7 +53,7 @@ BBX_HOST_DEVICE void load_async(st<T, Rows, Cols>& dst, Src const& src, int tid)
                 "load_async: the global tile's columns must be contiguous (stride 1, static)");
   const auto row_stride = stride<0>(src);
   T const* gbase = src.data().get();
-  auto src_of = [&](int e) { return gbase + (e / Cols) * row_stride + e % Cols; };  // element e of the tile
+  auto src_of = [&](int e) BBX_INLINE { return gbase + (e / Cols) * row_stride + e % Cols; };  // element e of the tile
   [[maybe_unused]] const int wave_first = tid & ~63;
   BBX_UNROLL
   for (int i = 0; i < chunks / NThreads; ++i) {

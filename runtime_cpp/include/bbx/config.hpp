@@ -41,7 +41,9 @@
 // the header library and of generated code, and every lambda (`[&](auto i) BBX_INLINE {`, the
 // attribute right after the parameter list), is always inlined in device passes; host passes
 // and the simulator keep the compilers' choice (their build time, and the fibers' stacks).
-#if defined(BBX_DEVICE_PASS)
+// Unoptimized clang device passes (-O0 compile checks) keep it too: forced inlining there only
+// multiplies the code (a -O0 gfx942 unit of every registry example: over 11 minutes and 5 GB).
+#if defined(BBX_DEVICE_PASS) && !(defined(__clang__) && !defined(__OPTIMIZE__))
 #  define BBX_INLINE __attribute__((always_inline))
 #else
 #  define BBX_INLINE

@@ -9,7 +9,7 @@ bbx's one-line message (exit status 1), never a crash.
     shift-ok         a kernel storing y[i + offset] = x[i] with offset 0: correct
     shift-out        the same with offset 64: the last block writes past y (an index computed
                      from a scalar, which no argument check sees): a kernel error
-    long             one long simulator launch (64M elements) for a Ctrl-C test: prints
+    long             long simulator launches (64M elements each) for a Ctrl-C test: prints
                      `launching`, then KeyboardInterrupt reaches this code (printed, re-raised)
 """
 
@@ -31,6 +31,8 @@ import elementwise_add  # noqa: E402
 import rmsnorm  # noqa: E402
 
 THREADS = 128
+#: launches of 64M elements by the `long` case (one takes about 1 s on a 2-core machine)
+LONG_LAUNCHES = 60
 
 
 @cute.kernel
@@ -80,7 +82,8 @@ def long() -> None:
     print("launching", flush=True)
     start = time.perf_counter()
     try:
-        compiled(dyn(a), dyn(b), dyn(c))
+        for _ in range(LONG_LAUNCHES):  # well past the test's SIGINT, however fast the machine
+            compiled(dyn(a), dyn(b), dyn(c))
     except KeyboardInterrupt:
         print(f"KeyboardInterrupt reached the script after {time.perf_counter() - start:.2f} s",
               flush=True)

@@ -19,11 +19,16 @@ ROOT = Path(__file__).resolve().parents[2]
 DRIVER = Path(__file__).resolve().parent / "launch_faults.py"
 
 
+def _line_of(path: Path, statement: str) -> str:
+    """`file.py:N `statement``, N the first line of `path` that starts with the statement (the
+    message quotes the whole statement: drop the closing quote to match a prefix)."""
+    lines = path.read_text().splitlines()
+    number = next(i for i, text in enumerate(lines, 1) if text.strip().startswith(statement))
+    return f"{path.name}:{number} `{statement}`"
+
+
 def _sample_line(sample: str, statement: str) -> str:
-    """`sample.py:N `statement``, N the line of the sample that holds it."""
-    lines = (ROOT / "samples" / sample).read_text().splitlines()
-    number = next(i for i, text in enumerate(lines, 1) if text.strip() == statement)
-    return f"{sample}:{number} `{statement}`"
+    return _line_of(ROOT / "samples" / sample, statement)
 
 
 @pytest.fixture(scope="module")
@@ -77,7 +82,7 @@ def test_a_write_past_the_output_is_a_located_kernel_error(cache_dir: Path) -> N
              "outside every tensor of the launch", "past the end of the tensor at",
              "of 8000 bytes", "block (0,0,0) thread ",
              _sample_line("rmsnorm.py", "cute.copy(tiled_copy, tYrY, tYgY, pred=tTpT)"),
-             "in the kernel launched at rmsnorm.py:129 `self.kernel(")
+             "in the kernel launched at " + _sample_line("rmsnorm.py", "self.kernel(")[:-1])
 
 
 def test_an_index_from_a_scalar_is_correct_inside_the_tensor(cache_dir: Path) -> None:
@@ -87,8 +92,8 @@ def test_an_index_from_a_scalar_is_correct_inside_the_tensor(cache_dir: Path) ->
 def test_an_index_from_a_scalar_past_the_tensor_is_a_kernel_error(cache_dir: Path) -> None:
     _refused(_run("shift-out", cache_dir), "block (3,0,0) thread 64 (64,0,0)",
              "out-of-bounds global access of 4 bytes", "0 bytes past the end of the tensor",
-             "launch_faults.py:41 `mY[i + offset] = mX[i]`",
-             "in the kernel launched at launch_faults.py:46")
+             _line_of(DRIVER, "mY[i + offset] = mX[i]"),
+             "in the kernel launched at " + _line_of(DRIVER, "shift_kernel(mX, mY, offset)")[:-1])
 
 
 def _interrupted_run(command: list[str], cache_dir: Path) -> tuple[int, str, float]:

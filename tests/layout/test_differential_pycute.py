@@ -173,9 +173,15 @@ def _checked_complement(layout, max_idx=1):
     return _orig_complement(layout, max_idx)
 
 
-# pycute's divides/products call the module globals: route them through the checked versions.
-pycute_layout.composition = _checked_composition
-pycute_layout.complement = _checked_complement
+@pytest.fixture(scope="module", autouse=True)
+def _checked_pycute():
+    """pycute's divides/products call the module globals: route them through the checked
+    versions while this module's tests run, and restore pycute after them (other test modules
+    call pycute as it is)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(pycute_layout, "composition", _checked_composition)
+        patch.setattr(pycute_layout, "complement", _checked_complement)
+        yield
 
 
 def py_flat_divide(a, t):

@@ -21,6 +21,7 @@ from . import __version__
 from .analysis.call_facts import TENSOR_ELEMENT, CallFacts
 from .analysis.meta import MetaMember, rebase_member
 from .cxx.emit import Section, render_module
+from .cxx.keywords import CXX_KEYWORDS
 from .cxx.printer import function_text
 from .diagnostics import Diagnostic, DiagnosticSink, TranslationError, internal_error
 from .frontend.callgraph import build, emission_order
@@ -107,9 +108,13 @@ class TranslationResult:
 
 
 def module_namespace(file_name: str) -> str:
+    """The C++ namespace of a module's generated code (`bbx_gen::<namespace>`): its file stem
+    as an identifier (`long.py` -> `long_`, `2d.py` -> `m_2d`)."""
     stem = Path(file_name).stem
     ident = re.sub(r"[^0-9A-Za-z_]", "_", stem)
-    return ident if not ident[:1].isdigit() else "m_" + ident
+    if ident[:1].isdigit():
+        return "m_" + ident
+    return ident + "_" if ident in CXX_KEYWORDS else ident
 
 
 def translate_file(

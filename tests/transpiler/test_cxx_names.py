@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bbx.translate import module_namespace
+
 from .conftest import run_driver_on_simulator, translate_snippet
 
 KERNEL = '''
@@ -44,7 +46,7 @@ DRIVER = """
 import torch
 from cutlass.cute.runtime import from_dlpack
 
-from name_kernels import names
+from long import names
 
 x = torch.randn(32)
 y = torch.full_like(x, float("nan"))
@@ -65,4 +67,10 @@ def test_reserved_names_are_renamed() -> None:
 
 
 def test_reserved_names_run_on_simulator(tmp_path: Path) -> None:
-    run_driver_on_simulator(tmp_path, {"name_kernels.py": KERNEL}, DRIVER)
+    """The module is `long.py` too: its C++ namespace is `bbx_gen::long_`."""
+    run_driver_on_simulator(tmp_path, {"long.py": KERNEL}, DRIVER)
+
+
+def test_module_namespaces_are_identifiers() -> None:
+    assert [module_namespace(name) for name in ("long.py", "2d.py", "my-kernels.py", "new.py")] \
+        == ["long_", "m_2d", "my_kernels", "new_"]

@@ -19,19 +19,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from ..cxx import ast as c
+from ..cxx.keywords import CXX_KEYWORDS
 from .errors import Loc, call_chain, frame_loc, trace_error, user_frames
 
 #: C++ keywords and names generated code calls unqualified (a local of that name would hide
 #: them), which Python variables may not take as they are.
-_RESERVED = frozenset("""
-alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t char16_t
-char32_t class compl concept const consteval constexpr constinit const_cast continue co_await
-co_return co_yield decltype default delete do double dynamic_cast else enum explicit export
-extern false float for friend goto if inline int long mutable namespace new noexcept not not_eq
-nullptr operator or or_eq private protected public register reinterpret_cast requires return
-short signed sizeof static static_assert static_cast struct switch template this thread_local
-throw true try typedef typeid typename union unsigned using virtual void volatile wchar_t while
-xor xor_eq
+_RESERVED = CXX_KEYWORDS | frozenset("""
 abs floor floordiv rem pow min max bbx std main
 int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t half_t bfloat16_t
 """.split())

@@ -1,0 +1,260 @@
+"""`@cute.kernel` at trace time: a kernel called while a host function is traced becomes a C++
+kernel of the same specialization, and `.launch(...)` its launch.
+
+As in the DSL, the kernel's Python runs when it is launched: its run-time arguments (proxies)
+become kernel parameters — a fresh proxy of the same static facts stands for each inside the
+kernel — and its Python arguments (numbers, layouts, atoms, callables, Constexprs) are
+trace-time constants of that kernel. A kernel launched twice with the same facts is traced once.
+
+The kernel's C++:
+
+    template <class MaxThreads, class T0, class T1>
+    BBX_GLOBAL BBX_LAUNCH_BOUNDS(MaxThreads) void add_kernel(T0 gA, T1 gB) { ... }
+
+and its launch in the host function:
+
+    launch(add_kernel<bbx::block_threads_t<_256, _1, _1>, decltype(mA), decltype(mB)>,
+           bbx::dim3(...), bbx::dim3(256, 1, 1), /*smem=*/0, stream, mA, mB);
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import inspect
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from ..cxx import ast as c
+from ..cxx.literals import static_int_type
+from ..preprocess.loader import function_definition, raw_function, rewrite_function
+from ..preprocess.rewrite import PreprocessError
+from . import control
+from .context import NameAllocator, TraceContext, activate, python_line_comment, require
+from .errors import TraceError, from_exception, trace_error
+from .scalar import Integer, Numeric, as_numeric
+
+
+@runtime_checkable
+class KernelArgument(Protocol):
+    """A run-time value that can be passed to a kernel."""
+
+    def bbx_argument(self) -> c.Expr:
+        """Its C++ expression in the launching function."""
+        ...
+
+    def bbx_parameter(self, name: str) -> Any:
+        """The proxy that stands for it inside a kernel, as the parameter `name`."""
+        ...
+
+    def bbx_parameter_key(self) -> object:
+        """Its static facts (hashable): kernels traced for equal keys are the same."""
+        ...
+
+
+def kernel_argument(value: Any) -> KernelArgument | None:
+    """`value` as a kernel parameter, or None when it is a trace-time constant."""
+    if isinstance(value, Numeric):
+        return None if value.is_static else _NumericArgument(value)
+    return value if isinstance(value, KernelArgument) else None
+
+
+@dataclass(frozen=True)
+class _NumericArgument:
+    """A run-time number passed to a kernel (by value)."""
+
+    value: Numeric
+
+    def bbx_argument(self) -> c.Expr:
+        return self.value.expr()
+
+    def bbx_parameter(self, name: str) -> Any:
+        return self.value.dtype.run_time(c.Id(name))
+
+    def bbx_parameter_key(self) -> object:
+        return self.value.dtype
+
+
+# -- the specialization's module ------------------------------------------------------------------
+
+
+@dataclass
+class TracedKernel:
+    name: str
+    function: c.Function
+    #: the template arguments of its launch after MaxThreads, one per kernel parameter
+    parameters: list[str]
+
+
+@dataclass
+class SpecializationModule:
+    """The kernels of one specialization, in the order they were first launched."""
+
+    kernels: list[TracedKernel] = field(default_factory=list)
+    names: NameAllocator = field(default_factory=NameAllocator)
+    _by_key: dict[object, TracedKernel] = field(default_factory=dict)
+
+
+_MODULE: contextvars.ContextVar[SpecializationModule | None] = contextvars.ContextVar(
+    "bbx_trace_module", default=None)
+_KERNEL: contextvars.ContextVar[KernelTrace | None] = contextvars.ContextVar(
+    "bbx_trace_kernel", default=None)
+
+
+@contextlib.contextmanager
+def collecting(module: SpecializationModule) -> Iterator[SpecializationModule]:
+    """Kernels launched while tracing go into `module`."""
+    token = _MODULE.set(module)
+    try:
+        yield module
+    finally:
+        _MODULE.reset(token)
+
+
+@dataclass
+class KernelTrace:
+    """The kernel being traced."""
+
+    name: str
+    context: TraceContext
+
+
+def current_kernel(what: str) -> KernelTrace:
+    """The kernel being traced, or a located error: `what` exists only in kernels."""
+    ctx = require(what)
+    kernel = _KERNEL.get()
+    if kernel is None or kernel.context is not ctx:
+        raise trace_error("kernel-only", f"{what} in a host function",
+                          "thread and block indices, barriers and shared memory exist only "
+                          "in a @cute.kernel")
+    return kernel
+
+
+# -- calling and launching a kernel ---------------------------------------------------------------
+
+
+class KernelCall:
+    """`kernel(args...)` while tracing: launched by `.launch(...)`."""
+
+    def __init__(self, fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        self.fn = fn
+        self.args = args
+        self.kwargs = kwargs
+
+    def launch(self, *, grid: Any = (1, 1, 1), block: Any = (1, 1, 1), smem: Any = 0,
+               stream: Any = None, **options: Any) -> None:
+        ctx = require("a kernel launch")
+        module = _MODULE.get()
+        if _KERNEL.get() is not None or module is None:
+            raise trace_error("launch-in-kernel", "a kernel launched from a kernel",
+                              "kernels are launched from @cute.jit host functions")
+        if options:
+            raise trace_error("launch-option", f"launch option {sorted(options)[0]}=",
+                              "traced kernels take grid, block, smem and stream so far")
+        block_dims = _dims(block, "block")
+        grid_dims = _dims(grid, "grid")
+        signature = inspect.signature(raw_function(self.fn))
+        bound = signature.bind(*self.args, **self.kwargs)
+        bound.apply_defaults()
+        passed = {name: kernel_argument(value) for name, value in bound.arguments.items()}
+        key = (raw_function(self.fn), tuple(_static_key(block_dims)), tuple(
+            (name, arg.bbx_parameter_key() if arg is not None else _constant_key(value))
+            for (name, value), arg in zip(bound.arguments.items(), passed.values(), strict=True)))
+        kernel = module._by_key.get(key)
+        if kernel is None:
+            kernel = _trace_kernel(self.fn, bound, passed, module)
+            module._by_key[key] = kernel
+            module.kernels.append(kernel)
+        max_threads = c.Type("bbx::block_threads_t", tuple(_extent_type(d) for d in block_dims))
+        arguments = tuple(arg.bbx_argument() for arg in passed.values() if arg is not None)
+        template_args: tuple[c.CxxType | c.Expr, ...] = (max_threads, *(
+            c.Decltype(a, decay=True) for a in arguments))
+        ctx.emit(c.Launch(c.TemplateId(kernel.name, template_args),
+                          _dim3(grid_dims), _dim3(block_dims), as_numeric(smem).expr(),
+                          c.Id("stream") if stream is None else as_numeric(stream).expr(),
+                          arguments))
+
+
+def _dims(value: Any, what: str) -> list[Any]:
+    dims = list(value) if isinstance(value, (list, tuple)) else [value]
+    if not 1 <= len(dims) <= 3:
+        raise trace_error("launch-geometry", f"{what}={value!r}: 1 to 3 extents expected")
+    for d in dims:
+        if not isinstance(d, (int, Integer)) or isinstance(d, bool):
+            raise trace_error("launch-geometry",
+                              f"{what} extent {d!r} is a {type(d).__name__}",
+                              "grid and block extents are integers")
+    return dims + [1] * (3 - len(dims))
+
+
+def _static_key(dims: list[Any]) -> list[Any]:
+    return [d if isinstance(d, int) else (int(d) if d.is_static else None) for d in dims]
+
+
+def _extent_type(d: Any) -> c.CxxType:
+    """A block extent's type for launch bounds: `Int<N>` if static, else `int` (at most 1024)."""
+    static = d if isinstance(d, int) else (int(d) if d.is_static else None)
+    return static_int_type(static) if static is not None else c.Type("int")
+
+
+def _dim3(dims: list[Any]) -> c.Expr:
+    return c.Call(c.Id("bbx::dim3"), tuple(as_numeric(d).expr() for d in dims))
+
+
+def _constant_key(value: Any) -> object:
+    """A trace-time constant's part of a kernel's key: itself when hashable, else identity."""
+    try:
+        hash(value)
+    except TypeError:
+        return ("id", id(value))
+    return ("value", type(value), value)
+
+
+def _trace_kernel(fn: Any, bound: inspect.BoundArguments, passed: dict[str, Any],
+                  module: SpecializationModule) -> TracedKernel:
+    raw = raw_function(fn)
+    try:
+        rewritten = rewrite_function(raw, control)
+        definition = function_definition(raw)
+    except PreprocessError as e:
+        raise TraceError(e.diagnostic) from e
+    name = module.names.fresh(raw.__name__)
+    ctx = TraceContext(name)
+    node = definition.node
+    first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+    ctx.entry = (definition.path, first, node.end_lineno or node.lineno)
+    params: list[c.Param] = []
+    template_params = ["MaxThreads"]
+    arguments = dict(bound.arguments)
+    token = _KERNEL.set(KernelTrace(name, ctx))
+    try:
+        with activate(ctx):
+            for pname, arg in passed.items():
+                if arg is None:
+                    continue
+                cname = ctx.names.fresh(pname)
+                tparam = f"T{len(template_params) - 1}"
+                template_params.append(tparam)
+                params.append(c.Param(c.Type(tparam), cname))
+                arguments[pname] = arg.bbx_parameter(cname)
+            bound.arguments.update(arguments)
+            try:
+                result = rewritten(*bound.args, **bound.kwargs)
+            except TraceError:
+                raise
+            except PreprocessError as e:
+                raise TraceError(e.diagnostic) from e
+            except Exception as e:  # user code raised while tracing
+                raise from_exception(e) from e
+            if result is not None:
+                raise trace_error("kernel-return", f"the kernel {raw.__name__} returns a value",
+                                  "a @cute.kernel returns nothing; write results to tensors",
+                                  loc=ctx.return_loc)
+    finally:
+        _KERNEL.reset(token)
+    comments = list(python_line_comment(definition.path, node.lineno))
+    function = c.Function(name=name, template_params=template_params,
+                          space="BBX_GLOBAL BBX_LAUNCH_BOUNDS(MaxThreads)", return_type="void",
+                          params=params, body=list(ctx.root.stmts), comments=comments)
+    return TracedKernel(name, function, template_params[1:])

@@ -62,6 +62,10 @@ VARIABLES: tuple[Variable, ...] = (
     Variable("BBX_TRACEBACK", "",
              "`1`: `bbx run` shows the Python traceback of a bbx error instead of its one "
              "located message"),
+    Variable("BBX_STAGED", "",
+             "`1`: build each specialization by staged execution (the jit function's Python "
+             "runs; the kernels it launches are traced into C++) instead of translating its "
+             "module; covers a part of the DSL so far (DESIGN.md, \"Staged execution\")"),
     Variable("BBX_DEBUG", "",
              "`1`: the diagnostic of an internal error of the translator carries its Python "
              "traceback"),

@@ -20,10 +20,11 @@ from pathlib import Path
 from typing import Any
 
 from ..analysis.call_facts import POINTER_ELEMENT, SCALAR_ELEMENT, TENSOR_ELEMENT, CallFacts
+from .. import settings
 from ..paths import include_dir
 from ..targets import toolchain
 from ..translate import FunctionInfo, TranslationResult, translate_source
-from . import host_callables, jit, translation_cache
+from . import host_callables, jit, staged, translation_cache
 from .argspec import (
     DEFAULT_LAMBDA,
     ArgSpec,
@@ -44,7 +45,13 @@ from .launch import KernelError, Launcher
 from .native import DeviceUnavailable, open_specialization
 from .prebuilt import prebuilt_for
 from .shape_groups import infer_shape_groups
-from .specialize import evaluate_meta, operator_functor, render_unit
+from .specialize import (
+    UnitFunction,
+    evaluate_meta,
+    operator_functor,
+    render_staged_unit,
+    render_unit,
+)
 from .targets import Target, default_target
 
 __all__ = ["DeviceUnavailable", "Dispatcher", "KernelError", "TranslationFailed", "install",
@@ -95,11 +102,13 @@ def dependency_texts(translation: TranslationResult) -> dict[str, str]:
 
 def on_dsl_module(module_name: str, path: str, source: str) -> None:
     """Import-hook callback: record the module and translate it at import, so that diagnostics
-    are reported before any of its code runs."""
+    are reported before any of its code runs (staged execution finds errors when it traces a
+    function, as the DSL does)."""
     from .. import hook
 
     hook.dsl_modules[module_name] = path
-    translate_module(path, source)
+    if not settings.enabled("BBX_STAGED"):
+        translate_module(path, source)
 
 
 @cache
@@ -197,6 +206,8 @@ class Dispatcher:
 
     def _specialize(self, fn: jit.JitFunction, bound_self: Any, specs: dict[str, ArgSpec],
                     target: Target) -> Launcher | SequenceLauncher:
+        if settings.enabled("BBX_STAGED"):
+            return self._specialize_staged(fn, bound_self, specs, target)
         call = prepare_call(fn, bound_self, specs, lambda t: find_function(t, fn))
         translation, info, specs = call.translation, call.info, call.specs
         stem = Path(translation.path).stem
@@ -243,6 +254,49 @@ class Dispatcher:
         launcher = Launcher(address, specs, target, label, generated,
                             lambda: infer_shape_groups(translation, info, specs))
         return SequenceLauncher(launcher, call.sequences) if call.sequences else launcher
+
+
+    def _specialize_staged(self, fn: jit.JitFunction, bound_self: Any,
+                           specs: dict[str, ArgSpec], target: Target) -> Launcher:
+        """The specialization built by staged execution (bbx.runtime.staged)."""
+        if any(isinstance(s, SequenceSpec) for s in specs.values()):
+            raise TranslationFailed(f"bbx: {fn.__qualname__} ({fn.where}): sequence arguments "
+                                    "are not traced yet (BBX_STAGED=1)")
+        module = staged.trace_call(fn, bound_self, specs)
+        hip_name = f"{Path(fn.source_file).stem}.hip"
+        label = f"{Path(fn.source_file).name}:{fn.__qualname__}"
+        arguments = ", ".join(f"{n}: {s}" for n, s in specs.items())
+        function = UnitFunction(module.namespace, module.sha256, module.cxx_name,
+                                module.stream_param)
+        unit = render_staged_unit(function, hip_name, specs, target.name,
+                                  f"{label}({arguments})")
+        key = specialization_key({
+            "unit": unit.key,
+            "hip": module.sha256,
+            "headers": header_library_hash(),
+            "target": target.name,
+            "compiler": compiler_identity(target),
+            "flags": unit_flags(target),
+            "unit format": UNIT_FORMAT,
+        })
+
+        def build(staging: Path) -> dict[str, Any]:
+            hip = staging / hip_name
+            hip.write_text(module.text)
+            unit_path = staging / "unit.cpp"
+            unit_path.write_text(unit.text)
+            unit_build = UnitBuild(label, unit_path, target, generated_files={hip_name: hip})
+            built = build_unit(unit_build, staging, prebuilt=prebuilt_for(target))
+            return {"extension": built.name, "target": target.name, "function": label,
+                    "arguments": arguments}
+
+        entry, _ = self.cache.get_or_build(key, build)
+        try:
+            address = open_specialization(entry.artifact(entry.manifest["extension"]))
+        except DeviceUnavailable as exc:
+            raise DeviceUnavailable(f"bbx: {label} cannot run on target {target.name} here: "
+                                    f"{exc}") from None
+        return Launcher(address, specs, target, label, {hip_name: module.text})
 
 
 @dataclass(frozen=True)

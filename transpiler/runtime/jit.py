@@ -25,6 +25,10 @@ from functools import cached_property
 from typing import Any
 
 from ..host_errors import ArgumentRefused
+from ..preprocess.loader import raw_function, rewrite_function
+from ..trace import control
+from ..trace.context import current as tracing
+from ..trace.kernel import KernelCall
 from .argspec import (
     DEFAULT_LAMBDA,
     ArgSpec,
@@ -112,7 +116,15 @@ class JitFunction(_Decorated):
         return BoundJit(self, obj)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if tracing() is not None:
+            return self.inline(None, args, kwargs)
         return self.invoke(None, args, kwargs)
+
+    def inline(self, bound_self: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """A call from code being traced: the function runs in that trace (the DSL inlines a
+        jit function called from jit code), its control flow rewritten like its caller's."""
+        rewritten = rewrite_function(raw_function(self.__wrapped__), control)
+        return rewritten(*((bound_self,) if bound_self is not None else ()), *args, **kwargs)
 
     # -- specialization -----------------------------------------------------------------------
     def _annotations(self) -> dict[str, Any]:
@@ -217,6 +229,8 @@ class BoundJit:
         self.__self__ = obj
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if tracing() is not None:
+            return self.__func__.inline(self.__self__, args, kwargs)
         return self.__func__.invoke(self.__self__, args, kwargs)
 
     def compile(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> CompiledFunction:
@@ -284,14 +298,37 @@ class KernelFunction(_Decorated):
     kind = "kernel"
 
     def __get__(self, obj: Any, owner: type | None = None) -> Any:
-        return self
+        if obj is None:
+            return self
+        return BoundKernel(self, obj)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.call(None, args, kwargs)
+
+    def call(self, bound_self: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """`kernel(args...)`: while a host function is traced, the call to launch."""
+        if tracing() is not None:
+            bound = (bound_self,) if bound_self is not None else ()
+            return KernelCall(self.__wrapped__, (*bound, *args), kwargs)
         raise JitError(
             f"bbx: @cute.kernel {self.__qualname__} ({self.where}) was called from host Python; "
             "kernels are launched from a @cute.jit function (kernel(...).launch(grid=..., "
             "block=...)), which bbx transpiles"
         )
+
+
+class BoundKernel:
+    """``obj.kernel`` for a kernel method: the kernel with ``self`` bound."""
+
+    def __init__(self, function: KernelFunction, obj: Any) -> None:
+        self.__func__ = function
+        self.__self__ = obj
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.__func__.call(self.__self__, args, kwargs)
+
+    def __repr__(self) -> str:
+        return f"<bound {self.__func__!r} of {self.__self__!r}>"
 
 
 def compile_callable(target: Any, args: tuple[Any, ...], kwargs: dict[str, Any],

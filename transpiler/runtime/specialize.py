@@ -17,6 +17,7 @@ import json
 import math
 import operator
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from typing import Any
@@ -348,14 +349,46 @@ def render_unit(translation: TranslationResult, function: FunctionInfo, hip_name
             meta_lines += functor_lines(name, value, translation)
         except CallableArgError as exc:
             raise SpecializationError(f"Constexpr argument {name}: {exc}") from None
+    unit = UnitFunction(module_namespace(translation.path), translation.sha256,
+                        function.cxx_name, function.stream_param)
+    return _render(unit, hip_name, meta_lines, specs, target, summary,
+                   lambda i, name, spec, meta_name: (
+                       _callable_binding(name, spec, meta_name) if name in callables
+                       else bind_argument(i, name, spec, name in traced)),
+                   dict(zip(meta_values, meta_lines, strict=False)))  # functor lines follow
+
+
+@dataclass(frozen=True)
+class UnitFunction:
+    """The generated function a unit calls: `bbx_gen::<namespace>::<cxx_name><Meta>(...)`."""
+
+    namespace: str
+    source_sha256: str  # of the text it is generated from (part of the module's name)
+    cxx_name: str
+    stream_param: str | None
+
+
+def render_staged_unit(function: UnitFunction, hip_name: str, specs: dict[str, ArgSpec],
+                       target: str, summary: str) -> Unit:
+    """The unit of a traced specialization (bbx.runtime.staged): no Meta members, every
+    Constexpr a value of the trace."""
+    return _render(function, hip_name, [], specs, target, summary,
+                   lambda i, name, spec, meta_name: bind_argument(i, name, spec, True), {},
+                   constexpr_passed=False)
+
+
+def _render(function: UnitFunction, hip_name: str, meta_lines: list[str],
+            specs: dict[str, ArgSpec], target: str, summary: str,
+            bind: Callable[[int, str, ArgSpec, str], ArgBinding],
+            member_lines: dict[str, str], constexpr_passed: bool = True) -> Unit:
+    """`constexpr_passed`: whether the generated function takes the Constexpr arguments (a
+    translated one does, as static values; a traced one has them in its code)."""
     meta_name = "Meta_" + hashlib.sha256("\n".join(meta_lines).encode()).hexdigest()[:8]
-    bindings = [
-        _callable_binding(name, spec, meta_name) if name in callables
-        else bind_argument(i, name, spec, name in traced)
-        for i, (name, spec) in enumerate(specs.items()) if name != function.stream_param
-    ]
-    namespace = module_namespace(translation.path)
-    passed = [b for b in bindings if not isinstance(specs[b.name], StreamSpec)]
+    bindings = [bind(i, name, spec, meta_name) for i, (name, spec) in enumerate(specs.items())
+                if name != function.stream_param]
+    namespace = function.namespace
+    passed = [b for b in bindings if not isinstance(specs[b.name], StreamSpec)
+              and (constexpr_passed or not isinstance(specs[b.name], ConstexprSpec))]
     call_args = [b.expr for b in passed]
     function_name = f"bbx_gen::{namespace}::{function.cxx_name}<{meta_name}>"
     call = f"{function_name}({', '.join([*call_args, 'bbx::Stream{bbx_stream_}'])})"
@@ -363,7 +396,7 @@ def render_unit(translation: TranslationResult, function: FunctionInfo, hip_name
     instantiation = (f"template void {function_name}("
                      f"{', '.join([*(b.type_alias for b in passed), 'bbx::Stream'])});")
     digest = hashlib.sha256(
-        f"{translation.sha256}|{function.cxx_name}|{meta_lines}|{specs}|{target}".encode()
+        f"{function.source_sha256}|{function.cxx_name}|{meta_lines}|{specs}|{target}".encode()
     ).hexdigest()[:16]
     module_name = f"bbx_{namespace}_{digest}"
     inputs = dict(
@@ -372,5 +405,4 @@ def render_unit(translation: TranslationResult, function: FunctionInfo, hip_name
         args=bindings, typed_args=passed, call=call, module_name=module_name,
         instantiation=instantiation,
     )
-    member_lines = dict(zip(meta_values, meta_lines, strict=False))  # functor lines follow
     return Unit(inputs, module_name, member_lines)

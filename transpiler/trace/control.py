@@ -836,8 +836,9 @@ def compare(left: Any, ops: tuple[str, ...], rest: tuple[Callable[[], Any], ...]
 
 def bind(value: Any, name: str) -> Any:
     """`name = value`: a run-time value computed by an expression gets a C++ variable named
-    after the Python variable."""
-    if not isinstance(value, Numeric):
+    after the Python variable (`_`, Python's name for a value not used, gets none: the value is
+    computed where it is used, if it is)."""
+    if not isinstance(value, Numeric) or name == "_":
         return value
     cv = value.value
     if not isinstance(cv, CxxValue):

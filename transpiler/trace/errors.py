@@ -91,6 +91,9 @@ class TraceError(Exception):
     def __init__(self, diagnostic: Diagnostic, chain: tuple[Loc, ...] = ()) -> None:
         self.diagnostic = diagnostic
         self.chain = chain
+        #: where the traced code was reached from beyond its call chain (`in the kernel
+        #: launched at k.py:30`), innermost first
+        self.reached_from: list[str] = []
         super().__init__(diagnostic.what)
 
     def __str__(self) -> str:
@@ -98,6 +101,8 @@ class TraceError(Exception):
         text = d.render(linecache.getlines(d.path))
         for path, line, _ in self.chain:
             text += f"\n  called from {path}:{line}"
+        for note in self.reached_from:
+            text += f"\n  {note}"
         return text
 
 

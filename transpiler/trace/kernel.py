@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import inspect
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -32,7 +33,7 @@ from ..preprocess.loader import function_definition, raw_function, rewrite_funct
 from ..preprocess.rewrite import PreprocessError
 from . import control
 from .context import NameAllocator, TraceContext, activate, python_line_comment, require
-from .errors import TraceError, from_exception, trace_error
+from .errors import TraceError, from_exception, trace_error, user_location
 from .scalar import Integer, Numeric, as_numeric
 
 
@@ -163,7 +164,14 @@ class KernelCall:
             for (name, value), arg in zip(bound.arguments.items(), passed.values(), strict=True)))
         kernel = module._by_key.get(key)
         if kernel is None:
-            kernel = _trace_kernel(self.fn, bound, passed, module)
+            site = user_location()
+            try:
+                kernel = _trace_kernel(self.fn, bound, passed, module)
+            except TraceError as e:
+                if site is not None:
+                    e.reached_from.append(f"in the kernel launched at "
+                                          f"{os.path.basename(site[0])}:{site[1]}")
+                raise
             module._by_key[key] = kernel
             module.kernels.append(kernel)
         max_threads = c.Type("bbx::block_threads_t", tuple(_extent_type(d) for d in block_dims))

@@ -376,7 +376,21 @@ class Float(Numeric):
 
     @classmethod
     def _from_python(cls, x: bool | int | float) -> Any:
-        return float(x)
+        """The nearest value of this type (`Float16(0.1).value == 0.0999755859375`), as the
+        device stores it."""
+        assert cls.bbx_row is not None
+        if cls.width == 64:
+            return float(x)
+        return _round_to(cls.bbx_row, float(x))
+
+
+def _round_to(row: table.NumericType, x: float) -> float:
+    """`x` rounded to the floating-point type of `row` (through torch's conversion)."""
+    import torch
+
+    assert row.torch_name is not None
+    as_float64 = torch.tensor(x, dtype=torch.float64)
+    return float(as_float64.to(getattr(torch, row.torch_name)).item())
 
 
 class _Boolean(Integer):

@@ -7,6 +7,9 @@ from typing import Any
 
 from bbx.host_errors import HostApiError, user_frame
 from bbx.host_names import host_call_diagnostic
+from bbx.trace.context import current as tracing
+from bbx.trace.dsl_names import traced_name
+from bbx.trace.errors import trace_error
 
 
 class DeviceOnly:
@@ -29,6 +32,15 @@ class DeviceOnly:
         return self
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if tracing() is not None:  # staged execution: the name's trace implementation
+            implementation = traced_name(self._qualname)
+            if implementation is not None:
+                return implementation(*args, **kwargs)
+            what, why, code = host_call_diagnostic(self._qualname)
+            if code == "device-only-on-host":
+                what = f"{self._qualname.removeprefix('cutlass.')} is not traced yet"
+                why = "staged execution (BBX_STAGED=1) implements a part of the DSL so far"
+            raise trace_error(code, what, why)
         what, why, code = host_call_diagnostic(self._qualname)
         raise HostApiError(what, why, code, user_frame())
 

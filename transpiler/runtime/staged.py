@@ -1,0 +1,122 @@
+"""Staged execution of a jit call (DESIGN.md, "Staged execution"; `BBX_STAGED=1` while it grows):
+the function's Python runs with proxies for the call's run-time arguments, the kernels it launches
+are traced into C++ kernels, and the result is the C++ module of this one specialization — built
+by the same specialization unit as a translated module.
+
+The host function keeps the translated module's signature, so the unit needs nothing new:
+
+    template <class Meta, class T0, class T1>
+    void add(T0 mA, T1 mB, Stream stream) { ... launch(add_kernel<...>, ...); }
+
+(`Meta` is empty: every fact the Meta struct carried for a translated module is a Python value
+of the trace.)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from ..cxx import ast as c
+from ..cxx.emit import Section, render_module
+from ..cxx.printer import function_text
+from ..preprocess.loader import function_definition, raw_function, rewrite_function
+from ..preprocess.rewrite import PreprocessError
+from ..trace import control
+from ..trace.context import TraceContext, activate, python_line_comment
+from ..trace.errors import TraceError, from_exception, trace_error
+from ..trace.kernel import SpecializationModule, collecting
+from ..trace.scalar import NUMERIC_TYPES
+from ..translate import module_namespace
+from . import jit
+from .argspec import ArgSpec, ConstexprSpec, ScalarSpec, StreamSpec
+
+#: the tracer's numeric type of each dtype of the specialization key (`f32` -> Float32)
+_NUMERIC_BY_SHORT = {t.bbx_dtype: t for t in NUMERIC_TYPES if t.bbx_dtype}
+
+
+@dataclass(frozen=True)
+class StagedModule:
+    """The C++ of one specialization."""
+
+    text: str  # the `.hip` module
+    namespace: str
+    cxx_name: str  # the host function
+    stream_param: str | None
+    sha256: str  # of the text
+
+
+def trace_call(fn: jit.JitFunction, bound_self: Any, specs: dict[str, ArgSpec]) -> StagedModule:
+    """Runs `fn` for a call with `specs` (flattened argument specs) and returns its module."""
+    raw = raw_function(fn.__wrapped__)
+    try:
+        rewritten = rewrite_function(raw, control)
+        definition = function_definition(raw)
+    except PreprocessError as e:
+        raise TraceError(e.diagnostic) from e
+    namespace = module_namespace(fn.source_file)
+    module = SpecializationModule()
+    host_name = module.names.fresh(raw.__name__)
+    ctx = TraceContext(host_name)
+    node = definition.node
+    first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+    ctx.entry = (definition.path, first, node.end_lineno or node.lineno)
+    stream_param = next((n for n, s in specs.items() if isinstance(s, StreamSpec)), None)
+    params: list[c.Param] = []
+    arguments: dict[str, Any] = {}
+    with activate(ctx), collecting(module):
+        for name, spec in specs.items():
+            if isinstance(spec, StreamSpec):
+                arguments[name] = None  # launches use the call's stream
+                continue
+            if isinstance(spec, ConstexprSpec):
+                arguments[name] = spec.value  # a Python value of the trace
+                continue
+            cname = ctx.names.fresh(name)
+            params.append(c.Param(c.Type(f"T{len(params)}"), cname))
+            arguments[name] = _run_time_parameter(cname, spec)
+        signature = inspect.signature(raw)
+        args = (bound_self,) if bound_self is not None else ()
+        try:
+            bound = signature.bind(*args, **arguments)
+        except TypeError as exc:
+            raise trace_error("call-arguments", f"{raw.__name__}: {exc}") from None
+        try:
+            result = rewritten(*bound.args, **bound.kwargs)
+        except TraceError:
+            raise
+        except PreprocessError as e:
+            raise TraceError(e.diagnostic) from e
+        except Exception as e:  # user code raised while tracing
+            raise from_exception(e) from e
+        if result is not None:
+            raise trace_error("host-return", f"{raw.__name__} returns a value",
+                              "a traced host function launches kernels and returns nothing",
+                              loc=ctx.return_loc)
+    host = c.Function(
+        name=host_name, template_params=["Meta", *(f"T{i}" for i in range(len(params)))],
+        space="", return_type="void", params=[*params, c.Param(c.Type("Stream"), "stream")],
+        body=list(ctx.root.stmts), comments=list(python_line_comment(definition.path,
+                                                                     node.lineno)))
+    sections = [Section([], function_text(k.function)) for k in module.kernels]
+    sections.append(Section([], function_text(host)))
+    file_name = Path(fn.source_file).name
+    text = render_module(version=__version__, file_name=file_name,
+                         output_name=Path(file_name).stem + ".hip",
+                         sha256=hashlib.sha256(Path(fn.source_file).read_bytes()).hexdigest(),
+                         namespace=namespace, sections=sections)
+    return StagedModule(text, namespace, host_name, stream_param,
+                        hashlib.sha256(text.encode()).hexdigest())
+
+
+def _run_time_parameter(cname: str, spec: ArgSpec) -> Any:
+    """The proxy standing for the run-time argument `cname` of the host function."""
+    if isinstance(spec, ScalarSpec):
+        return _NUMERIC_BY_SHORT[spec.dtype].run_time(c.Id(cname))
+    raise trace_error("staged-argument",
+                      f"argument {cname}: a {type(spec).__name__.removesuffix('Spec').lower()} "
+                      "argument", "the staged path (BBX_STAGED=1) takes scalars so far")

@@ -1,0 +1,39 @@
+"""`cute.printf` at trace time: `cute.printf("x = {}, n = {}", x, n)` prints when the kernel runs,
+each `{}` filled by the next argument. A run-time value is printed by the device
+(`printf_fmt`, bbx/platform/printf_fmt.hpp); a static one — a Python value or a static DSL
+number — is written into the format at trace time, as its Python text (`{}` → `7`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cxx import ast as c
+from ..cxx.printer import string_literal
+from .context import require
+from .errors import trace_error
+from .kernel import kernel_argument
+from .scalar import Numeric
+
+
+def printf(fmt: Any, *args: Any, loc: Any = None, ip: Any = None) -> None:
+    ctx = require("cute.printf")
+    del loc, ip  # the DSL's MLIR insertion-point arguments
+    if not isinstance(fmt, str):
+        raise trace_error("bad-arguments", "cute.printf needs a format string first",
+                          'e.g. cute.printf("x = {}", x)')
+    pieces = fmt.split("{}")
+    if len(pieces) - 1 != len(args):
+        raise trace_error("bad-arguments",
+                          f"cute.printf: {len(pieces) - 1} `{{}}` for {len(args)} arguments")
+    text, values = pieces[0], []
+    for piece, value in zip(pieces[1:], args, strict=True):
+        run_time = kernel_argument(value)  # a value the device has
+        if run_time is not None:
+            text += "{}"
+            values.append(run_time.bbx_argument())
+        else:
+            static = value.value if isinstance(value, Numeric) else value
+            text += str(static).replace("{}", "{ }")
+        text += piece
+    ctx.emit(c.ExprStmt(c.Call(c.Id("printf_fmt"),
+                               (c.Lit(string_literal(text)), *values))))

@@ -39,14 +39,16 @@ from .scalar import Integer, Numeric, as_numeric
 
 @runtime_checkable
 class KernelArgument(Protocol):
-    """A run-time value that can be passed to a kernel."""
+    """A run-time value that can be passed to a kernel, as one or more C++ parameters (a tensor:
+    its pointer and each run-time extent and stride)."""
 
-    def bbx_argument(self) -> c.Expr:
-        """Its C++ expression in the launching function."""
+    def bbx_kernel_pieces(self) -> list[tuple[str, c.Expr]]:
+        """(name suffix, C++ value in the launching function) of each parameter."""
         ...
 
-    def bbx_parameter(self, name: str) -> Any:
-        """The proxy that stands for it inside a kernel, as the parameter `name`."""
+    def bbx_parameter(self, names: list[str]) -> Any:
+        """The proxy that stands for it inside a kernel, over the parameters `names` (one per
+        piece, in order)."""
         ...
 
     def bbx_parameter_key(self) -> object:
@@ -67,11 +69,11 @@ class _NumericArgument:
 
     value: Numeric
 
-    def bbx_argument(self) -> c.Expr:
-        return self.value.expr()
+    def bbx_kernel_pieces(self) -> list[tuple[str, c.Expr]]:
+        return [("", self.value.expr())]
 
-    def bbx_parameter(self, name: str) -> Any:
-        return self.value.dtype.run_time(c.Id(name))
+    def bbx_parameter(self, names: list[str]) -> Any:
+        return self.value.dtype.run_time(c.Id(names[0]))
 
     def bbx_parameter_key(self) -> object:
         return self.value.dtype
@@ -84,8 +86,6 @@ class _NumericArgument:
 class TracedKernel:
     name: str
     function: c.Function
-    #: the template arguments of its launch after MaxThreads, one per kernel parameter
-    parameters: list[str]
 
 
 @dataclass
@@ -175,7 +175,8 @@ class KernelCall:
             module._by_key[key] = kernel
             module.kernels.append(kernel)
         max_threads = c.Type("bbx::block_threads_t", tuple(_extent_type(d) for d in block_dims))
-        arguments = tuple(arg.bbx_argument() for arg in passed.values() if arg is not None)
+        arguments = tuple(value for arg in passed.values() if arg is not None
+                          for _, value in arg.bbx_kernel_pieces())
         template_args: tuple[c.CxxType | c.Expr, ...] = (max_threads, *(
             c.Decltype(a, decay=True) for a in arguments))
         ctx.emit(c.Launch(c.TemplateId(kernel.name, template_args),
@@ -241,11 +242,13 @@ def _trace_kernel(fn: Any, bound: inspect.BoundArguments, passed: dict[str, Any]
             for pname, arg in passed.items():
                 if arg is None:
                     continue
-                cname = ctx.names.fresh(pname)
-                tparam = f"T{len(template_params) - 1}"
-                template_params.append(tparam)
-                params.append(c.Param(c.Type(tparam), cname))
-                arguments[pname] = arg.bbx_parameter(cname)
+                names = []
+                for suffix, _ in arg.bbx_kernel_pieces():
+                    names.append(ctx.names.fresh(pname + suffix))
+                    tparam = f"T{len(template_params) - 1}"
+                    template_params.append(tparam)
+                    params.append(c.Param(c.Type(tparam), names[-1]))
+                arguments[pname] = arg.bbx_parameter(names)
             bound.arguments.update(arguments)
             try:
                 result = rewritten(*bound.args, **bound.kwargs)
@@ -265,4 +268,4 @@ def _trace_kernel(fn: Any, bound: inspect.BoundArguments, passed: dict[str, Any]
     function = c.Function(name=name, template_params=template_params,
                           space="BBX_GLOBAL BBX_LAUNCH_BOUNDS(MaxThreads)", return_type="void",
                           params=params, body=list(ctx.root.stmts), comments=comments)
-    return TracedKernel(name, function, template_params[1:])
+    return TracedKernel(name, function)

@@ -11,7 +11,6 @@ from ..cxx import ast as c
 from ..cxx.printer import string_literal
 from .context import require
 from .errors import trace_error
-from .kernel import kernel_argument
 from .scalar import Numeric
 
 
@@ -27,10 +26,9 @@ def printf(fmt: Any, *args: Any, loc: Any = None, ip: Any = None) -> None:
                           f"cute.printf: {len(pieces) - 1} `{{}}` for {len(args)} arguments")
     text, values = pieces[0], []
     for piece, value in zip(pieces[1:], args, strict=True):
-        run_time = kernel_argument(value)  # a value the device has
-        if run_time is not None:
+        if isinstance(value, Numeric) and not value.is_static:  # a value the device has
             text += "{}"
-            values.append(run_time.bbx_argument())
+            values.append(value.expr())
         else:
             static = value.value if isinstance(value, Numeric) else value
             text += str(static).replace("{}", "{ }")

@@ -162,11 +162,14 @@ class KernelCall:
         key = (raw_function(self.fn), tuple(_static_key(block_dims)), tuple(
             (name, arg.bbx_parameter_key() if arg is not None else _constant_key(value))
             for (name, value), arg in zip(bound.arguments.items(), passed.values(), strict=True)))
+        pieces = {name: arg.bbx_kernel_pieces() for name, arg in passed.items()
+                  if arg is not None}
         kernel = module._by_key.get(key)
         if kernel is None:
             site = user_location()
+            suffixes = {name: [suffix for suffix, _ in made] for name, made in pieces.items()}
             try:
-                kernel = _trace_kernel(self.fn, bound, passed, module)
+                kernel = _trace_kernel(self.fn, bound, passed, suffixes, module)
             except TraceError as e:
                 if site is not None:
                     e.reached_from.append(f"in the kernel launched at "
@@ -175,8 +178,7 @@ class KernelCall:
             module._by_key[key] = kernel
             module.kernels.append(kernel)
         max_threads = c.Type("bbx::block_threads_t", tuple(_extent_type(d) for d in block_dims))
-        arguments = tuple(value for arg in passed.values() if arg is not None
-                          for _, value in arg.bbx_kernel_pieces())
+        arguments = tuple(value for made in pieces.values() for _, value in made)
         template_args: tuple[c.CxxType | c.Expr, ...] = (max_threads, *(
             c.Decltype(a, decay=True) for a in arguments))
         ctx.emit(c.Launch(c.TemplateId(kernel.name, template_args),
@@ -221,7 +223,9 @@ def _constant_key(value: Any) -> object:
 
 
 def _trace_kernel(fn: Any, bound: inspect.BoundArguments, passed: dict[str, Any],
-                  module: SpecializationModule) -> TracedKernel:
+                  suffixes: dict[str, list[str]], module: SpecializationModule) -> TracedKernel:
+    """The kernel `fn` traced for `bound` (`passed`: the run-time arguments, whose C++
+    parameters are named after the Python one with `suffixes`)."""
     raw = raw_function(fn)
     try:
         rewritten = rewrite_function(raw, control)
@@ -243,7 +247,7 @@ def _trace_kernel(fn: Any, bound: inspect.BoundArguments, passed: dict[str, Any]
                 if arg is None:
                     continue
                 names = []
-                for suffix, _ in arg.bbx_kernel_pieces():
+                for suffix in suffixes[pname]:
                     names.append(ctx.names.fresh(pname + suffix))
                     tparam = f"T{len(template_params) - 1}"
                     template_params.append(tparam)

@@ -836,7 +836,11 @@ def compare(left: Any, ops: tuple[str, ...], rest: tuple[Callable[[], Any], ...]
 
 def bind(value: Any, name: str) -> Any:
     """`name = value`: a run-time value computed by an expression gets a C++ variable named
-    after the Python variable."""
+    after the Python variable; an object with a `bbx_bind(name)` method (tensors, TensorSSA
+    values) names its C++ storage after it."""
+    hook = getattr(type(value), "bbx_bind", None)
+    if hook is not None and current() is not None:
+        return hook(value, name)
     if not isinstance(value, Numeric):
         return value
     cv = value.value
@@ -846,6 +850,8 @@ def bind(value: Any, name: str) -> Any:
     if ctx is None:
         return value
     cv.check_visible(ctx)
+    if cv.rename(name):
+        return value
     if not cv.mutable and (cv.is_leaf or cv.is_variable):
         return value
     if not cv.mutable and cv.block is ctx.block:

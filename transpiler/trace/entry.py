@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import inspect
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..cxx import ast as c
 from ..cxx.printer import function_text
@@ -21,6 +21,7 @@ from . import control
 from .context import TraceContext, activate, python_line_comment
 from .errors import TraceError, from_exception, trace_error
 from .scalar import Numeric, as_numeric
+from .tensor_param import DynamicTensor, tensor_parameter
 
 
 @dataclass(frozen=True)
@@ -35,13 +36,24 @@ def dynamic(dtype: type[Numeric]) -> Dynamic:
     return Dynamic(dtype)
 
 
+class RunTimeParam(NamedTuple):
+    """One C++ parameter: the Python expression it stands for (`x`, `x.shape[0]`), its C++
+    name, its element or value type, and whether it is a pointer (to elements of `dtype`)."""
+
+    python: str
+    cxx: str
+    dtype: type[Numeric]
+    pointer: bool = False
+
+
 @dataclass
 class TracedFunction:
     """One traced specialization."""
 
     function: c.Function
-    #: (Python parameter, C++ parameter, type) of each run-time parameter, in order.
-    params: list[tuple[str, str, type[Numeric]]] = field(default_factory=list)
+    #: The C++ parameters, in order (a run-time tensor gives its pointer, then its run-time
+    #: extents and strides).
+    params: list[RunTimeParam] = field(default_factory=list)
     #: What the Python function returned (run-time values refer to the trace).
     result: Any = None
 
@@ -79,7 +91,7 @@ def trace_function(fn: Any, args: tuple[Any, ...] | list[Any] = (),
     node = definition.node
     ctx.entry = (definition.path, node.lineno if not node.decorator_list else min(
         d.lineno for d in node.decorator_list), node.end_lineno or node.lineno)
-    params: list[tuple[str, str, type[Numeric]]] = []
+    params: list[RunTimeParam] = []
     cparams: list[c.Param] = []
     with activate(ctx):
         for pname, value in bound.arguments.items():
@@ -87,8 +99,15 @@ def trace_function(fn: Any, args: tuple[Any, ...] | list[Any] = (),
                 cname = ctx.names.fresh(pname)
                 assert value.dtype.bbx_row is not None
                 cparams.append(c.Param(c.Type(value.dtype.bbx_row.cxx), cname))
-                params.append((pname, cname, value.dtype))
+                params.append(RunTimeParam(pname, cname, value.dtype))
                 bound.arguments[pname] = value.dtype.run_time(c.Id(cname))
+            elif isinstance(value, DynamicTensor):
+                tensor, made = tensor_parameter(ctx, pname, value)
+                cparams += [c.Param(ctype, cname) for _, cname, ctype, _ in made]
+                params += [RunTimeParam(py, cname, dtype, isinstance(ctype, c.Type) and
+                                        ctype.name.endswith("*"))
+                           for py, cname, ctype, dtype in made]
+                bound.arguments[pname] = tensor
         try:
             result = rewritten(*bound.args, **bound.kwargs)
             return_type = _emit_return(ctx, result, definition.path, node.lineno)

@@ -113,3 +113,15 @@ def register_rows(x: Any, y: Any, bx: Any) -> None:
     for r in range_constexpr(2):
         for k in range_constexpr(8):
             gY[r, k] = gX[r, k] / total[r] - cute.exp2(gX[r, k] - m)
+
+
+def remade_tensor(x: Any, y: Any) -> None:
+    t = cute.make_tensor(x.iterator + 2, cute.make_layout((2, 2), stride=(1, 3)))
+    for i in range_constexpr(4):
+        y[i] = t[i] - t[0, 0]
+
+
+def static_out_of_place(x: Any) -> None:
+    first = x[0]
+    x[0] = x[3]
+    x[3] = first

@@ -184,6 +184,13 @@ def _register_rows_ref(args: Args) -> list[np.ndarray]:
     return res
 
 
+def _remade_ref(args: Args) -> list[np.ndarray]:
+    x, _ = args
+    flat = x.reshape(-1)
+    picked = np.array([flat[2 + i % 2 + 3 * (i // 2)] for i in range(4)])
+    return [x.copy(), picked - flat[2]]
+
+
 CASES = [
     Case("add_tiles", k.add_tiles, [F(None, None), F(None, None), F(None, None), I32, I32],
          _add_tiles_in, _add_tiles_ref),
@@ -209,6 +216,8 @@ CASES = [
          lambda r: [_f32(r, 8, 6), _f32(r, 4)], _divided_ref),
     Case("static_offsets", k.static_offsets, [F(4, 3), F(3)],
          lambda r: [_f32(r, 4, 3), _f32(r, 3)], _static_offsets_ref),
+    Case("make_tensor", k.remade_tensor, [F(3, 3), F(4)],
+         lambda r: [_f32(r, 3, 3), _f32(r, 4)], _remade_ref),
     Case("register_rows", k.register_rows, [F(None, 8), F(None, 8), I32], _register_rows_in,
          _register_rows_ref),
 ]

@@ -11,8 +11,7 @@ Python unrolls the loops over them.
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator
+from types import TracebackType
 from typing import Any
 
 from ..cxx import ast as c
@@ -29,13 +28,20 @@ from .scalar import CxxValue, Numeric
 TensorIterator = Pointer | CoordIterator
 
 
-@contextlib.contextmanager
-def algebra_errors(what: str) -> Iterator[None]:
-    """A broken rule of the layout algebra as a located error about `what`."""
-    try:
-        yield
-    except LayoutAlgebraError as e:
-        raise trace_error("layout-algebra", f"{what}: {e}") from None
+class algebra_errors:  # noqa: N801 - used as a `with` statement, like a function
+    """`with algebra_errors(what):` a broken rule of the layout algebra becomes a located error
+    about `what` (a class, not a generator: the raising frame must be bbx's own)."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        if isinstance(exc, LayoutAlgebraError):
+            raise trace_error("layout-algebra", f"{self.what}: {exc}") from None
 
 
 class Tensor:

@@ -48,6 +48,9 @@ class Harness:
             "static void put(float v) { std::printf(\"%.9g \", (double)v); }",
             "static void put(double v) { std::printf(\"%.17g \", v); }",
             "template <class T> static void put(T v) { std::printf(\"%lld \", (long long)v); }",
+            "using bbx::half_t;", "using bbx::bfloat16_t;",
+            "static void put(half_t v) { put(float(v)); }",
+            "static void put(bfloat16_t v) { put(float(v)); }",
             "",
         ]
         for i, traced in enumerate(self.functions):

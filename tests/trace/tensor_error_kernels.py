@@ -72,3 +72,15 @@ def helper_slices(t: Any) -> Any:
 def slice_in_helper(x: Any) -> None:
     s = helper_slices(x)  # <- caller
     s[0] = 1.0
+
+
+def python_int_into_float(x: Any) -> None:
+    x[0, 0] = 3  # <- here
+
+
+def narrowing_store(x: Any, y: Any) -> None:
+    y.store(x.load() * 2.0)  # <- here
+
+
+def slice_assigned_a_number(x: Any) -> None:
+    x[None, 0] = 1.0  # <- here

@@ -125,3 +125,10 @@ def static_out_of_place(x: Any) -> None:
     first = x[0]
     x[0] = x[3]
     x[3] = first
+
+
+def half_columns(x: Any, y: Any, j: Any) -> None:
+    # a slice assigned a TensorSSA; Float16 widened by the store into Float32
+    y[None, j] = x[None, j].load() * 2.0
+    h = x[None, 0].load()
+    y[None, 0] = h + h

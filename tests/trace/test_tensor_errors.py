@@ -1,5 +1,6 @@
 """Tensor rules the DSL checks are located diagnostics at the user's line (never a traceback):
-coordinate ranks and static ranges, element types on stores, TensorSSA shapes, static shapes for
+coordinate ranks and static ranges, element types on stores (only widening within a kind, as
+the DSL's `_cvt_to_dest`), TensorSSA shapes, static shapes for
 loads and register tensors, reduction profiles, tilers, identity tensors; inside a helper, with
 the call chain."""
 
@@ -13,7 +14,7 @@ import pytest
 
 from bbx.trace.entry import trace_function
 from bbx.trace.errors import TraceError
-from bbx.trace.scalar import Float32, Int32
+from bbx.trace.scalar import Float16, Float32, Int32
 from bbx.trace.tensor_param import dynamic_tensor
 
 from . import tensor_error_kernels as k
@@ -37,7 +38,11 @@ def _line(fn: Callable[..., Any], marker: str = "# <- here") -> int:
      ["Int32", "Float32", ".to("]),
     (k.shapes_differ, [F43, dynamic_tensor(Float32, (3, 4))], "tensor-ssa-shape",
      ["(4, 3)", "(3, 4)"]),
-    (k.store_shape, [F43, dynamic_tensor(Float32, (12,))], "tensor-store-shape", ["(12,)"]),
+    (k.store_shape, [F43, dynamic_tensor(Float32, (10,))], "tensor-store-shape", ["(10,)"]),
+    (k.python_int_into_float, [F43], "store-dtype", ["Int32", "Float32"]),
+    (k.narrowing_store, [F43, dynamic_tensor(Float16, (4, 3))], "store-dtype",
+     ["Float32", "Float16"]),
+    (k.slice_assigned_a_number, [F43], "tensor-slice-store", ["float", "TensorSSA"]),
     (k.load_run_time_shape, [FDYN], "tensor-load", ["static shape"]),
     (k.register_of_run_time_shape, [FDYN], "rmem-dynamic", ["static"]),
     (k.bad_profile, [F43], "tensor-ssa-reduce", ["(None, 1, 1)"]),

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from bbx.trace.entry import Dynamic, TracedFunction, dynamic, trace_function
-from bbx.trace.scalar import Float32, Int32
+from bbx.trace.scalar import Float16, Float32, Int32
 from bbx.trace.tensor_param import DynamicTensor, dynamic_tensor
 
 from . import layout_cases as lc
@@ -191,6 +191,19 @@ def _remade_ref(args: Args) -> list[np.ndarray]:
     return [x.copy(), picked - flat[2]]
 
 
+def _half_in(r: np.random.Generator) -> Args:
+    n = int(r.integers(2, 6))
+    return [r.standard_normal((4, n)).astype(np.float16), _f32(r, 4, n), int(r.integers(1, n))]
+
+
+def _half_ref(args: Args) -> list[np.ndarray]:
+    x, y, j = args
+    res = _copies(args)
+    res[1][:, j] = x[:, j].astype(np.float32) * 2  # Float16 * 2.0 computes in Float32
+    res[1][:, 0] = x[:, 0] + x[:, 0]  # Float16 + Float16 stays Float16
+    return res
+
+
 CASES = [
     Case("add_tiles", k.add_tiles, [F(None, None), F(None, None), F(None, None), I32, I32],
          _add_tiles_in, _add_tiles_ref),
@@ -218,6 +231,8 @@ CASES = [
          lambda r: [_f32(r, 4, 3), _f32(r, 3)], _static_offsets_ref),
     Case("make_tensor", k.remade_tensor, [F(3, 3), F(4)],
          lambda r: [_f32(r, 3, 3), _f32(r, 4)], _remade_ref),
+    Case("half_slices", k.half_columns, [dynamic_tensor(Float16, (4, None)), F(4, None), I32],
+         _half_in, _half_ref),
     Case("register_rows", k.register_rows, [F(None, 8), F(None, 8), I32], _register_rows_in,
          _register_rows_ref),
 ]

@@ -1,4 +1,5 @@
-"""TensorSSA reductions over the modes a `reduction_profile` marks (`None` keeps a mode), with
+"""TensorSSA element-wise operations (scalars as DSL numbers, numpy-style broadcasting) and
+reductions over the modes a `reduction_profile` marks (`None` keeps a mode), with
 MAX/MIN/ADD/MUL and an initial value per output element, against numpy on random values (static
 elements: the same code computes in Python). Seed printed on failure (BBX_SEED)."""
 
@@ -11,7 +12,7 @@ import pytest
 
 from bbx.trace import int_tuple as T
 from bbx.trace.errors import TraceError
-from bbx.trace.scalar import Float32, Int32
+from bbx.trace.scalar import Boolean, Float16, Float32, Int32
 from bbx.trace.tensor_ssa import ReductionOp, TensorSSA, where
 
 from . import layout_cases as lc
@@ -69,6 +70,27 @@ def test_elementwise_where_and_to() -> None:
     np.testing.assert_allclose(_numbers(picked), np.where(a > b, a - b, 2 * b), rtol=1e-6)
     ints = (va * 10.0).to(Int32)
     assert ints.dtype is Int32 and _numbers(ints) == [float(int(x * 10)) for x in a]
+
+
+def test_shapes_broadcast() -> None:
+    rng = np.random.default_rng(lc.SEED + 2)
+    a, b = rng.uniform(-3, 3, 4), rng.uniform(-3, 3, 3)
+    col = TensorSSA([Float32(float(x)) for x in a], (4, 1), Float32)
+    row = TensorSSA([Float32(float(x)) for x in b], (3,), Float32)
+    with pytest.raises(TraceError):
+        col + row  # noqa: B018  (4, 1) and (3, 1): 4 against 3
+    row2 = TensorSSA(row.elements, (1, 3), Float32)
+    got = col * row2
+    assert got.shape == (4, 3)
+    np.testing.assert_allclose(_numbers(got), np.ravel(np.outer(a, b), order="F"), rtol=1e-6)
+
+
+def test_scalars_are_dsl_numbers() -> None:
+    halves = TensorSSA([Float16(0.5)] * 2, (2,), Float16)
+    assert (halves * 2.0).dtype is Float32 and (halves + halves).dtype is Float16
+    ints = TensorSSA([Int32(3)] * 2, (2,), Int32)
+    assert (ints + 1).dtype is Int32 and (ints * 1.5).dtype is Float32
+    assert _numbers(ints * 1.5) == [4.5, 4.5] and (ints > 2).dtype is Boolean
 
 
 def test_shapes_must_agree() -> None:

@@ -20,7 +20,7 @@ from .dynamic_int import add
 from .errors import trace_error
 from .register_array import RegisterArray
 from .run_time_int import RunTimeInt, leaf_in
-from .scalar import CxxValue, Numeric
+from .scalar import CxxValue, Numeric, as_numeric
 
 MEMSPACES = ("gmem", "smem", "rmem")
 
@@ -83,16 +83,22 @@ def index_expr(offset: Any) -> c.Expr:
 
 
 def store_value(value: Any, dtype: type[Numeric]) -> Numeric:
-    """`value` as an element of `dtype`: Python numbers convert, DSL numbers must have the
-    type."""
-    if isinstance(value, Numeric):
-        if type(value) is not dtype:
-            raise trace_error("store-dtype",
-                              f"a {type(value).__name__} value is stored into a tensor of "
-                              f"{dtype.__name__}",
-                              f"convert it first: `.to({dtype.__name__})`")
-        return value
+    """`value` as an element of `dtype`, as the DSL's stores convert (`_cvt_to_dest`): a Python
+    number is first a DSL number (`int` -> Int32, `float` -> Float32), a number of the same kind
+    (float or integer) and at most the width of `dtype` widens implicitly; anything else must
+    already be a `dtype`."""
     if isinstance(value, (bool, int, float)):
-        return dtype(value)
-    raise trace_error("store-value", f"a {type(value).__name__} is stored into a tensor "
-                      f"element", f"an element is a {dtype.__name__}")
+        value = as_numeric(value)
+    if not isinstance(value, Numeric):
+        raise trace_error("store-value", f"a {type(value).__name__} is stored into a tensor "
+                          f"element", f"an element is a {dtype.__name__}")
+    src = type(value)
+    if src is not dtype and src.is_float == dtype.is_float and dtype.width >= src.width:
+        value = dtype(value)
+    if type(value) is not dtype:
+        raise trace_error("store-dtype",
+                          f"a {src.__name__} value is stored into a tensor of "
+                          f"{dtype.__name__}",
+                          f"convert it first: `.to({dtype.__name__})` (stores only widen "
+                          f"within a kind, as the DSL's)")
+    return value

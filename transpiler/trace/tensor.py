@@ -99,8 +99,14 @@ class Tensor:
     def __setitem__(self, crd: Any, value: Any) -> None:
         coord = _coordinate(crd)
         if it.has_none(coord):
-            raise trace_error("tensor-slice-store", f"a slice `t[{crd}]` is assigned",
-                              "assign elements, or `.store()` a TensorSSA into the slice")
+            from .tensor_ssa import TensorSSA
+
+            if not isinstance(value, TensorSSA):
+                raise trace_error("tensor-slice-store",
+                                  f"a {type(value).__name__} is assigned to the slice "
+                                  f"`t[{crd}]`", "a slice is assigned a TensorSSA")
+            self[crd].store(value)
+            return
         self._iterator.write(self.offset_of(coord, crd), value)
 
     def offset_of(self, coord: Any, shown: Any) -> Any:
@@ -127,8 +133,12 @@ class Tensor:
         if not L.is_static(self._layout):
             raise trace_error("tensor-fill", "`.fill()` of a tensor with a run-time shape",
                               "fill a tensor of static shape (as the DSL requires)")
+        if not isinstance(self._iterator, Pointer):
+            raise trace_error("identity-tensor-store", "`.fill()` of an identity tensor",
+                              "an identity tensor holds coordinates; it has no memory")
+        element = self._iterator.dtype(value)  # fill converts explicitly (the DSL's)
         for i in range(L.size(self._layout)):
-            self._iterator.write(self._layout(i), value)
+            self._iterator.write(self._layout(i), element)
 
     # -- staging --------------------------------------------------------------------------------
 

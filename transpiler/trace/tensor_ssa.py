@@ -101,16 +101,18 @@ class TensorSSA:
     # -- element-wise operations ----------------------------------------------------------------
 
     def _binary(self, other: Any, op: Callable[[Any, Any], Any], flip: bool = False) -> Any:
+        """`self op other` element by element (the DSL's `_apply_op`): a scalar is a DSL number
+        (`float` -> Float32), types promote as the numeric types', shapes broadcast."""
         if isinstance(other, TensorSSA):
-            _same_shape(self, other, "an element-wise operation")
-            rhs: list[Any] = other.elements
+            shape = broadcast_shape(self._shape, other._shape)
+            lhs, rhs = broadcast_to(self, shape).elements, broadcast_to(other, shape).elements
         elif isinstance(other, (Numeric, bool, int, float)):
-            rhs = [_weak_scalar(other, self._dtype)] * len(self.elements)
+            shape = self._shape
+            lhs, rhs = self.elements, [as_numeric(other)] * len(self.elements)
         else:
             return NotImplemented
-        pairs = zip(rhs, self.elements, strict=True) if flip else zip(self.elements, rhs,
-                                                                         strict=True)
-        return _from_elements([op(a, b) for a, b in pairs], self._shape)
+        pairs = zip(rhs, lhs, strict=True) if flip else zip(lhs, rhs, strict=True)
+        return _from_elements([op(a, b) for a, b in pairs], shape)
 
     def __add__(self, o: Any) -> Any: return self._binary(o, operator.add)
     def __radd__(self, o: Any) -> Any: return self._binary(o, operator.add, True)
@@ -164,7 +166,7 @@ class TensorSSA:
             raise trace_error("tensor-ssa-reduce", f"reduce with {op!r}",
                               "the operation is a cute.ReductionOp (ADD, MUL, MAX, MIN)")
         fold = _REDUCERS[op]
-        init = _weak_scalar(init_val, self._dtype)
+        init = _init_value(init_val, self._dtype)
         if not it.is_tuple(reduction_profile):
             if reduction_profile is None:
                 return self
@@ -233,17 +235,12 @@ _REDUCERS: dict[ReductionOp, Callable[[Any, Any], Any]] = {
 }
 
 
-def _weak_scalar(x: Any, dtype: type[Numeric]) -> Numeric:
-    """A scalar operand of a `dtype` value: a Python number takes the value's type (a float
-    with an integer value stays a float), a DSL number keeps its own."""
-    if isinstance(x, Numeric):
-        return x
-    if isinstance(x, float) and not dtype.is_float:
-        return as_numeric(x)
-    if isinstance(x, (bool, int, float)):
+def _init_value(x: Any, dtype: type[Numeric]) -> Numeric:
+    """A reduction's initial value, as the value's element type."""
+    if isinstance(x, (Numeric, bool, int, float)):
         return dtype(x)
-    raise trace_error("tensor-ssa-operand", f"a {type(x).__name__} operand of a TensorSSA",
-                      "operands are TensorSSA values or numbers")
+    raise trace_error("tensor-ssa-reduce", f"a {type(x).__name__} initial value",
+                      "the initial value is a number")
 
 
 def _array_value(array: RegisterArray, shape: Any, dtype: type[Numeric]) -> TensorSSA:
@@ -259,11 +256,51 @@ def _from_elements(elements: list[Any], shape: Any) -> TensorSSA:
     return TensorSSA(elements, shape, dtype)
 
 
-def _same_shape(a: TensorSSA, b: TensorSSA, what: str) -> None:
-    if a.shape != b.shape:
+def broadcast_shape(a: Any, b: Any) -> Any:
+    """The shape both broadcast to (the DSL's `_infer_broadcast_shape`): ranks padded with 1s,
+    then leaf by leaf equal extents or an extent 1."""
+    if a == b:
+        return a
+    r = max(len(it.wrap(a)), len(it.wrap(b)))
+
+    def leafwise(x: Any, y: Any) -> Any:
+        if it.is_tuple(x) and it.is_tuple(y) and len(x) == len(y):
+            return tuple(leafwise(p, q) for p, q in zip(x, y, strict=True))
+        if x == y:
+            return x
+        if x == 1 and not it.is_tuple(y):
+            return y
+        if y == 1 and not it.is_tuple(x):
+            return x
         raise trace_error("tensor-ssa-shape",
-                          f"{what} of TensorSSA values of shapes {a.shape} and {b.shape}",
-                          "the shapes must be the same")
+                          f"TensorSSA values of shapes {a} and {b} do not broadcast",
+                          "each extent must be the same, or 1 in one of them")
+
+    return leafwise(_pad(a, r), _pad(b, r))
+
+
+def _pad(shape: Any, r: int) -> tuple[Any, ...]:
+    s = it.wrap(shape)
+    return s + (1,) * (r - len(s))
+
+
+def broadcast_to(v: TensorSSA, shape: Any) -> TensorSSA:
+    """`v` repeated along the modes where its extent is 1 (`TensorSSA.broadcast_to`)."""
+    if v.shape == shape:
+        return v
+    padded = _pad(v.shape, len(it.wrap(shape)))
+    if broadcast_shape(padded, shape) != shape:
+        raise trace_error("tensor-ssa-shape", f"a TensorSSA of shape {v.shape} broadcast to "
+                          f"{shape}", "each extent must be the same, or 1")
+
+    def source(crd: Any, s: Any) -> Any:
+        if it.is_tuple(crd):
+            return tuple(source(c_, s_) for c_, s_ in zip(crd, s, strict=True))
+        return 0 if s == 1 else crd
+
+    out = [v.elements[it.crd2idx(source(it.idx2crd(i, shape), padded), padded)]
+           for i in range(it.product(shape))]
+    return TensorSSA(out, shape, v.dtype)
 
 
 # ---- load and store -----------------------------------------------------------------------------
@@ -287,21 +324,28 @@ def load(t: Tensor) -> TensorSSA:
 
 
 def store(t: Tensor, value: Any) -> None:
-    """`t.store(v)`: every element of `v` to the element of `t` at the same coordinate."""
+    """`t.store(v)`: element i of `v` to element i of `t` (column-major order; the sizes must
+    agree, as the DSL checks)."""
     if not isinstance(value, TensorSSA):
         raise trace_error("tensor-store", f"`.store()` of a {type(value).__name__}",
                           "store a TensorSSA (`t[crd] = x` stores one element)")
     if not isinstance(t.iterator, Pointer):
         raise trace_error("tensor-store", "`.store()` into an identity tensor",
                           "an identity tensor holds coordinates; it has no memory")
-    if it.flatten_to_tuple(value.shape) != it.flatten_to_tuple(t.layout.shape):
+    if not it.is_static(t.layout.shape):
+        raise trace_error("tensor-store", f"`.store()` into a tensor of shape {t.layout.shape}",
+                          "a vectorized store needs a static shape")
+    if it.product(value.shape) != L.size(t.layout):
         raise trace_error("tensor-store-shape",
                           f"a TensorSSA of shape {value.shape} is stored into a tensor of "
-                          f"shape {t.layout.shape}", "the shapes must be the same")
-    if value.dtype is not t.iterator.dtype:
-        raise trace_error("store-dtype",
-                          f"a TensorSSA of {value.dtype} is stored into a tensor of "
-                          f"{t.iterator.dtype}", f"convert it first: `.to({t.iterator.dtype})`")
+                          f"shape {t.layout.shape}", "the sizes must be the same")
+    dtype = t.iterator.dtype
+    if value.dtype is not dtype:  # the DSL widens within a kind, nothing else
+        if value.dtype.is_float != dtype.is_float or dtype.width < value.dtype.width:
+            raise trace_error("store-dtype",
+                              f"a TensorSSA of {value.dtype} is stored into a tensor of {dtype}",
+                              f"convert it first: `.to({dtype})`")
+        value = value.to(dtype)
     for i, e in enumerate(value.elements):
         t.iterator.write(t.layout(i), store_value(e, t.iterator.dtype))
 
@@ -310,25 +354,31 @@ def store(t: Tensor, value: Any) -> None:
 
 
 def where(cond: Any, x: Any, y: Any) -> Any:
-    """`cute.where(cond, x, y)`: element-wise `cond ? x : y` (x, y values or numbers)."""
+    """`cute.where(cond, x, y)`: element-wise `cond ? x : y` (x, y values or numbers; shapes
+    broadcast)."""
     if not isinstance(cond, TensorSSA):
         raise trace_error("where", f"cute.where with a {type(cond).__name__} condition",
                           "the condition is a TensorSSA of Boolean")
-    ref = x if isinstance(x, TensorSSA) else y if isinstance(y, TensorSSA) else None
-    dtype = ref.dtype if ref is not None else type(as_numeric(x))
-    xs, ys = (_operand_elements(v, cond, dtype) for v in (x, y))
+    shape = cond.shape
+    for v in (x, y):
+        if isinstance(v, TensorSSA):
+            shape = broadcast_shape(shape, v.shape)
+    conds = broadcast_to(cond, shape).elements
+    xs, ys = (_operand_elements(v, shape) for v in (x, y))
     out = []
-    for p, a, b in zip(cond.elements, xs, ys, strict=True):
+    for p, a, b in zip(conds, xs, ys, strict=True):
         t = promote(type(a), type(b))
         out.append(_select(p, t(a), t(b)))
-    return _from_elements(out, cond.shape)
+    return _from_elements(out, shape)
 
 
-def _operand_elements(v: Any, like: TensorSSA, dtype: type[Numeric]) -> list[Numeric]:
+def _operand_elements(v: Any, shape: Any) -> list[Numeric]:
     if isinstance(v, TensorSSA):
-        _same_shape(like, v, "cute.where")
-        return v.elements
-    return [_weak_scalar(v, dtype)] * len(like.elements)
+        return broadcast_to(v, shape).elements
+    if isinstance(v, (Numeric, bool, int, float)):
+        return [as_numeric(v)] * it.product(shape)
+    raise trace_error("where", f"cute.where with a {type(v).__name__} operand",
+                      "the operands are TensorSSA values or numbers")
 
 
 def _math(name: str, py: Callable[[float], float]) -> Callable[[Any], Any]:

@@ -84,3 +84,15 @@ def narrowing_store(x: Any, y: Any) -> None:
 
 def slice_assigned_a_number(x: Any) -> None:
     x[None, 0] = 1.0  # <- here
+
+
+def register_outside_its_branch(x: Any, n: Any) -> None:
+    box = []
+    if n > 0:
+        box.append(cute.make_rmem_tensor((2,), Float32))
+    box[0][0] = 1.0  # <- here
+
+
+def iterate_tensor(x: Any) -> None:
+    for e in x:  # <- here
+        x[0, 0] = e

@@ -118,3 +118,11 @@ def test_static_facts_are_python_values() -> None:
         2, (2, 3), 2)
     assert cute.select(t, mode=[1, 0]).stride == (1, 4)
     assert t[None, 2].shape == (6,) and t[None, 2].iterator.offset == 2
+
+
+def test_domain_offset_of_an_identity_tensor_shifts_coordinates() -> None:
+    shifted = cute.domain_offset((2, 3), cute.make_identity_tensor((8, 8)))
+    assert shifted.iterator.read(shifted.layout((0, 0))) == (2, 3)
+    assert shifted.iterator.read(shifted.layout((5, 4))) == (7, 7)
+    # past the edge the coordinates keep counting (ArithTuple semantics, no wrap-around)
+    assert shifted.iterator.read(shifted.layout((7, 0))) == (9, 3)

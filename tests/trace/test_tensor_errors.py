@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bbx.trace.entry import trace_function
+from bbx.trace.entry import dynamic, trace_function
 from bbx.trace.errors import TraceError
 from bbx.trace.scalar import Float16, Float32, Int32
 from bbx.trace.tensor_param import dynamic_tensor
@@ -49,6 +49,9 @@ def _line(fn: Callable[..., Any], marker: str = "# <- here") -> int:
     (k.bad_tiler, [F43], "tiler", ["'4x4'"]),
     (k.store_into_identity, [F43], "identity-tensor-store", ["identity tensor"]),
     (k.tensor_ssa_as_bool, [F43], "tensor-ssa-bool", ["Python bool"]),
+    (k.register_outside_its_branch, [F43, dynamic(Int32)], "value-out-of-scope",
+     ["register tensor", "run-time `if`"]),
+    (k.iterate_tensor, [F43], "tensor-iter", ["range_constexpr"]),
 ])
 def test_located_error(fn: Callable[..., Any], spec: list[Any], code: str,
                        words: list[str]) -> None:

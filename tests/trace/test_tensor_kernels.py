@@ -233,18 +233,61 @@ CASES = [
          lambda r: [_f32(r, 3, 3), _f32(r, 4)], _remade_ref),
     Case("half_slices", k.half_columns, [dynamic_tensor(Float16, (4, None)), F(4, None), I32],
          _half_in, _half_ref),
+    Case("column_major_tiles", k.add_tiles,
+         [dynamic_tensor(Float32, (None, None), stride=(1, None))] * 3 + [I32, I32],
+         _add_tiles_in, _add_tiles_ref),
+    Case("padded_rows", k.column_triple,
+         [dynamic_tensor(Float32, (8, None), stride=(None, 1))] * 2 + [I32], _column_in,
+         _column_ref),
     Case("register_rows", k.register_rows, [F(None, 8), F(None, 8), I32], _register_rows_in,
          _register_rows_ref),
 ]
 
 
+def _strides(a: np.ndarray, s: DynamicTensor) -> tuple[int, ...]:
+    """The strides (elements) a call uses for a tensor argument: row-major compact without a
+    stride spec; else the spec's static strides, and run-time ones placed after the static part
+    with one element of padding (so that a wrong stride reads the wrong element)."""
+    if s.stride is None:
+        return tuple(int(np.prod(a.shape[i + 1:])) for i in range(a.ndim))
+    running = 2 + sum((a.shape[i] - 1) * d for i, d in enumerate(s.stride) if d is not None)
+    out: list[int] = []
+    for i, d in enumerate(s.stride):
+        if d is None:
+            out.append(running)
+            running *= a.shape[i]
+        else:
+            out.append(d)
+    return tuple(out)
+
+
+def _memory(a: np.ndarray, strides: tuple[int, ...]) -> np.ndarray:
+    """The elements of `a` at their offsets (inner product of index and strides)."""
+    mem = np.zeros(1 + sum((n - 1) * d for n, d in zip(a.shape, strides, strict=True)),
+                   dtype=a.dtype)
+    for index in np.ndindex(*a.shape):
+        mem[sum(i * d for i, d in zip(index, strides, strict=True))] = a[index]
+    return mem
+
+
+def _logical(mem: np.ndarray, shape: tuple[int, ...], strides: tuple[int, ...]) -> np.ndarray:
+    out = np.empty(shape)
+    for index in np.ndindex(*shape):
+        out[index] = mem[sum(i * d for i, d in zip(index, strides, strict=True))]
+    return out
+
+
 def _run_args(args: Args, spec: list[Any]) -> tuple[Any, ...]:
-    """The C++ arguments of a call: each tensor's array, then its run-time extents."""
+    """The C++ arguments of a call: each tensor's memory, then its run-time extents and
+    strides."""
     out: list[Any] = []
     for a, s in zip(args, spec, strict=True):
         if isinstance(s, DynamicTensor):
-            out.append(a)
+            strides = _strides(a, s)
+            out.append(_memory(a, strides))
             out += [a.shape[i] for i, e in enumerate(s.shape) if e is None]
+            if s.stride is not None:
+                out += [strides[i] for i, d in enumerate(s.stride) if d is None]
         else:
             assert isinstance(s, Dynamic)
             out.append(a)
@@ -275,9 +318,11 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 def test_cxx_computes_what_numpy_computes(case: Case, results: dict[str, Any]) -> None:
     text = results["traced"][case.name].text
     for args, slot in results["calls"][case.name]:
-        sizes = [a.size for a in args if isinstance(a, np.ndarray)]
-        _, arrays = parse_call(results["out"][slot], sizes, has_result=False)
+        tensors = [(a, _strides(a, s)) for a, s in zip(args, case.spec, strict=True)
+                   if isinstance(s, DynamicTensor)]
+        sizes = [_memory(a, d).size for a, d in tensors]
+        _, memories = parse_call(results["out"][slot], sizes, has_result=False)
         want = case.reference(args)
-        for got, expected in zip(arrays, want, strict=True):
-            np.testing.assert_allclose(got, expected.reshape(-1), rtol=1e-5, atol=1e-5,
-                                       err_msg=f"seed={lc.SEED} args={args}\n{text}")
+        for mem, (a, d), expected in zip(memories, tensors, want, strict=True):
+            np.testing.assert_allclose(_logical(mem, a.shape, d), expected, rtol=1e-5,
+                                       atol=1e-5, err_msg=f"seed={lc.SEED} args={args}\n{text}")

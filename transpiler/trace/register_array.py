@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from ..cxx import ast as c
 from .context import Block, TraceContext, require
+from .errors import trace_error
 
 
 @dataclass(eq=False)
@@ -28,6 +29,13 @@ class RegisterArray:
 
     @property
     def expr(self) -> c.Id:
+        """The array, where it is visible (a located error outside the block declaring it)."""
+        ctx = require("a register tensor")
+        if ctx is not self.context or not self.block.encloses(ctx.block):
+            raise trace_error(
+                "value-out-of-scope",
+                f"a register tensor made in the {self.block.describe()} is used outside it",
+                "make the register tensor before the run-time `if`/loop")
         self.used = True
         return c.Id(self.name)
 

@@ -96,6 +96,11 @@ class Tensor:
             return Tensor(self._iterator + offset, sliced)
         return self._iterator.read(self.offset_of(coord, crd))
 
+    def __iter__(self) -> Any:
+        raise trace_error("tensor-iter", "a tensor is iterated over as a Python sequence",
+                          "loop over its coordinates: `for i in cutlass.range_constexpr("
+                          "cute.size(t))` and index `t[i]`")
+
     def __setitem__(self, crd: Any, value: Any) -> None:
         coord = _coordinate(crd)
         if it.has_none(coord):

@@ -132,3 +132,14 @@ def half_columns(x: Any, y: Any, j: Any) -> None:
     y[None, j] = x[None, j].load() * 2.0
     h = x[None, 0].load()
     y[None, 0] = h + h
+
+
+def accumulate_rows(x: Any, y: Any, n: Any, s: Any) -> None:
+    acc = cute.make_rmem_tensor((4,), Float32)
+    acc.fill(0.0)
+    v = acc.load()
+    for k in range(n):  # a run-time loop carries the value's elements
+        v = v + x[k, None].load()
+    if s > 0:
+        v = v * 2.0
+    y.store(v)

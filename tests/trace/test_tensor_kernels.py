@@ -204,6 +204,17 @@ def _half_ref(args: Args) -> list[np.ndarray]:
     return res
 
 
+def _accumulate_in(r: np.random.Generator) -> Args:
+    m = int(r.integers(1, 6))
+    return [_f32(r, m, 4), _f32(r, 4), int(r.integers(0, m + 1)), int(r.integers(-1, 2))]
+
+
+def _accumulate_ref(args: Args) -> list[np.ndarray]:
+    x, _, n, s = args
+    v = x[:n].astype(np.float64).sum(axis=0)
+    return [x.copy(), v * 2 if s > 0 else v]
+
+
 CASES = [
     Case("add_tiles", k.add_tiles, [F(None, None), F(None, None), F(None, None), I32, I32],
          _add_tiles_in, _add_tiles_ref),
@@ -239,6 +250,8 @@ CASES = [
     Case("padded_rows", k.column_triple,
          [dynamic_tensor(Float32, (8, None), stride=(None, 1))] * 2 + [I32], _column_in,
          _column_ref),
+    Case("carried_value", k.accumulate_rows, [F(None, 4), F(4), I32, I32], _accumulate_in,
+         _accumulate_ref, runs=10),
     Case("register_rows", k.register_rows, [F(None, 8), F(None, 8), I32], _register_rows_in,
          _register_rows_ref),
 ]

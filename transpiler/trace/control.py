@@ -187,11 +187,35 @@ class _Vars:
 
 
 # ---------------------------------------------------------------------------------------------
-# Carried values: trees of leaves (tuples and lists of numbers and objects)
+# Carried values: trees of leaves (tuples and lists of numbers and objects, and objects that
+# flatten themselves into such trees)
 # ---------------------------------------------------------------------------------------------
 
 
+class _Rebuild:
+    """Makes an object that flattens itself (`bbx_flatten() -> (key, items)`, e.g. a TensorSSA
+    value into its elements) again from its items: `cls.bbx_unflatten(key, items)`."""
+
+    def __init__(self, cls: type, key: Any) -> None:
+        self.cls, self.key = cls, key
+
+    def __call__(self, items: Any) -> Any:
+        return self.cls.bbx_unflatten(self.key, list(items))  # type: ignore[attr-defined]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Rebuild) and other.cls is self.cls and other.key == self.key
+
+    def __hash__(self) -> int:
+        return hash((self.cls, self.key))
+
+
 def _flatten(value: Any) -> tuple[Any, list[Any]]:
+    flatten_self = getattr(type(value), "bbx_flatten", None)
+    if flatten_self is not None:
+        key, items = flatten_self(value)
+        parts = [_flatten(v) for v in items]
+        return ((_Rebuild(type(value), key), tuple(p[0] for p in parts)),
+                [x for p in parts for x in p[1]])
     if type(value) in (tuple, list):
         parts = [_flatten(v) for v in value]
         return (type(value), tuple(p[0] for p in parts)), [x for p in parts for x in p[1]]

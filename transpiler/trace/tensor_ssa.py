@@ -98,6 +98,15 @@ class TensorSSA:
         array.provisional = False
         return _array_value(array, self._shape, self._dtype)
 
+    def bbx_flatten(self) -> tuple[Any, list[Numeric]]:
+        """Its elements (run-time control flow carries each in a C++ variable)."""
+        return (self._shape, self._dtype), self.elements
+
+    @classmethod
+    def bbx_unflatten(cls, key: Any, elements: list[Any]) -> TensorSSA:
+        shape, dtype = key
+        return cls(elements, shape, dtype)
+
     # -- element-wise operations ----------------------------------------------------------------
 
     def _binary(self, other: Any, op: Callable[[Any, Any], Any], flip: bool = False) -> Any:

@@ -13,7 +13,9 @@ import pytest
 from bbx.trace import int_tuple as T
 from bbx.trace.errors import TraceError
 from bbx.trace.scalar import Boolean, Float16, Float32, Int32
-from bbx.trace.tensor_ssa import ReductionOp, TensorSSA, where
+from bbx.trace.tensor_math import where
+from bbx.trace.tensor_reduce import ReductionOp
+from bbx.trace.tensor_ssa import TensorSSA
 
 from . import layout_cases as lc
 

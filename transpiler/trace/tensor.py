@@ -124,12 +124,12 @@ class Tensor:
     # -- register values ------------------------------------------------------------------------
 
     def load(self) -> Any:
-        from .tensor_ssa import load
+        from .tensor_io import load
 
         return load(self)
 
     def store(self, value: Any) -> None:
-        from .tensor_ssa import store
+        from .tensor_io import store
 
         store(self, value)
 

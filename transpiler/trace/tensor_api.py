@@ -27,7 +27,9 @@ from .tensor_algebra import (
     tiled_divide,
     zipped_divide,
 )
-from .tensor_ssa import ReductionOp, TensorSSA, exp, exp2, log, log2, sqrt, where
+from .tensor_math import exp, exp2, log, log2, sqrt, where
+from .tensor_reduce import ReductionOp
+from .tensor_ssa import TensorSSA
 
 __all__ = [
     "ReductionOp", "Tensor", "TensorSSA", "domain_offset", "elem_less", "exp", "exp2",

@@ -1,39 +1,25 @@
 """`TensorSSA` at trace time: a register value of a static shape (`t.load()`), with the DSL's
-element-wise arithmetic, comparisons, `.to(dtype)`, `.reduce(...)`, `where`, `exp`/`exp2`, and
-`t.store(v)`.
+element-wise arithmetic, comparisons, broadcasting and `.to(dtype)`.
 
 A value is its elements (run-time DSL numbers, in the column-major order of its shape's
 coordinates) computed element by element with the numeric types' rules; Python unrolls every
 operation. Bound to a Python name (`v = t.load()`), it becomes one C++ array named after it
 (`float v[8] = {x[0], x[1], ...};`), read with constant indices afterwards. Shapes must agree as
-the DSL checks (a located error otherwise).
+the DSL broadcasts them (a located error otherwise). Reductions are in `tensor_reduce`, loads
+and stores in `tensor_io`, `where` and the math functions in `tensor_math`.
 """
 
 from __future__ import annotations
 
-import enum
-import math
 import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..cxx import ast as c
 from . import int_tuple as it
-from . import layout as L
 from .errors import trace_error
-from .pointer import Pointer, store_value
 from .register_array import RegisterArray, declare_array
-from .scalar import Boolean, CxxValue, Float, Numeric, as_numeric, promote, require, select
-from .tensor import Tensor
-
-
-class ReductionOp(enum.Enum):
-    """`cute.ReductionOp`."""
-
-    ADD = "add"
-    MUL = "mul"
-    MAX = "max"
-    MIN = "min"
+from .scalar import Boolean, CxxValue, Numeric, as_numeric, require, select
 
 
 class TensorSSA:
@@ -88,7 +74,7 @@ class TensorSSA:
         unused = all(isinstance(e.value, CxxValue) and e.value.uses == 0 for e in self.elements)
         if self._array is not None and self._array.provisional and unused:
             self._array.rename(name)
-            return _array_value(self._array, self._shape, self._dtype)
+            return array_value(self._array, self._shape, self._dtype)
         if all(isinstance(e.value, CxxValue) and e.value.is_leaf for e in self.elements):
             return self
         row = self._dtype.bbx_row
@@ -96,7 +82,14 @@ class TensorSSA:
         array = declare_array(c.Type(row.cxx), len(self.elements),
                               tuple(e.expr() for e in self.elements), hint=name)
         array.provisional = False
-        return _array_value(array, self._shape, self._dtype)
+        return array_value(array, self._shape, self._dtype)
+
+    def reduce(self, op: Any, init_val: Any, reduction_profile: Any = 0) -> Any:
+        """Folds `op` (a `cute.ReductionOp`) over the modes `reduction_profile` marks, from
+        `init_val` (`tensor_reduce`)."""
+        from .tensor_reduce import reduce
+
+        return reduce(self, op, init_val, reduction_profile)
 
     def bbx_flatten(self) -> tuple[Any, list[Numeric]]:
         """Its elements (run-time control flow carries each in a C++ variable)."""
@@ -121,7 +114,7 @@ class TensorSSA:
         else:
             return NotImplemented
         pairs = zip(rhs, lhs, strict=True) if flip else zip(lhs, rhs, strict=True)
-        return _from_elements([op(a, b) for a, b in pairs], shape)
+        return from_elements([op(a, b) for a, b in pairs], shape)
 
     def __add__(self, o: Any) -> Any: return self._binary(o, operator.add)
     def __radd__(self, o: Any) -> Any: return self._binary(o, operator.add, True)
@@ -147,13 +140,13 @@ class TensorSSA:
     __hash__ = None  # type: ignore[assignment]
 
     def __neg__(self) -> TensorSSA:
-        return _from_elements([-e for e in self.elements], self._shape)
+        return from_elements([-e for e in self.elements], self._shape)
 
     def __abs__(self) -> TensorSSA:
-        return _from_elements([abs(e) for e in self.elements], self._shape)
+        return from_elements([abs(e) for e in self.elements], self._shape)
 
     def __invert__(self) -> TensorSSA:
-        return _from_elements([~e for e in self.elements], self._shape)  # type: ignore[operator]
+        return from_elements([~e for e in self.elements], self._shape)  # type: ignore[operator]
 
     def __bool__(self) -> bool:
         raise trace_error("tensor-ssa-bool", "a TensorSSA is used as a Python bool",
@@ -166,93 +159,14 @@ class TensorSSA:
                               "the target is a DSL numeric type such as cutlass.Float16")
         return TensorSSA([dtype(e) for e in self.elements], self._shape, dtype)
 
-    # -- reductions -----------------------------------------------------------------------------
-
-    def reduce(self, op: ReductionOp, init_val: Any, reduction_profile: Any = 0) -> Any:
-        """Folds `op` over the modes that `reduction_profile` marks (an integer at a mode; `None`
-        keeps it; a non-tuple profile reduces everything into a scalar), from `init_val`."""
-        if not isinstance(op, ReductionOp):
-            raise trace_error("tensor-ssa-reduce", f"reduce with {op!r}",
-                              "the operation is a cute.ReductionOp (ADD, MUL, MAX, MIN)")
-        fold = _REDUCERS[op]
-        init = _init_value(init_val, self._dtype)
-        if not it.is_tuple(reduction_profile):
-            if reduction_profile is None:
-                return self
-            acc = init
-            for e in self.elements:
-                acc = fold(acc, e)
-            return acc
-        kept_shape = _kept(reduction_profile, self._shape, self._shape)
-        groups: list[list[Numeric]] = [[] for _ in range(it.product(kept_shape))]
-        for i, e in enumerate(self.elements):
-            crd = it.idx2crd(i, self._shape)
-            groups[it.crd2idx(_kept(reduction_profile, crd, self._shape), kept_shape)].append(e)
-        out: list[Numeric] = []
-        for group in groups:
-            acc = init
-            for e in group:
-                acc = fold(acc, e)
-            out.append(acc)
-        return _from_elements(out, kept_shape)
-
-
-def _kept(profile: Any, x: Any, shape: Any) -> Any:
-    """The modes of `x` (a shape or coordinate congruent to `shape`) where `profile` has
-    `None`."""
-    if profile is None:
-        return x
-    if it.is_tuple(profile):
-        if not it.is_tuple(x) or len(profile) != len(x):
-            raise trace_error("tensor-ssa-reduce",
-                              f"reduction_profile {profile} does not match the shape {shape}",
-                              "give `None` (keep) or an integer (reduce) for each mode")
-        return tuple(_kept(p, e, shape) for p, e in zip(profile, x, strict=True)
-                     if it.has_none(p))
-    return ()
-
-
-def _extremum(pick_first: Callable[[Any, Any], Any]) -> Callable[[Numeric, Numeric], Numeric]:
-    """max or min of two numbers: `a > b ? a : b` (each operand computed once)."""
-    def fn(a: Numeric, b: Numeric) -> Numeric:
-        t = promote(type(a), type(b))
-        x, y = _once(t(a)), _once(t(b))
-        return _select(pick_first(x, y), x, y)
-    return fn
-
-
-def _once(x: Numeric) -> Numeric:
-    """`x` with a variable if it is a run-time expression (it is used twice)."""
-    if isinstance(x.value, CxxValue) and not x.value.is_leaf:
-        x.value.materialize("acc")
-    return x
-
-
-_maximum = _extremum(operator.gt)
-_minimum = _extremum(operator.lt)
-
-
-def _select(cond: Any, a: Numeric, b: Numeric) -> Numeric:
+def pick(cond: Any, a: Numeric, b: Numeric) -> Numeric:
+    """`cond ? a : b` of one number type (decided in Python for a static condition)."""
     if isinstance(cond, Numeric) and cond.is_static:
         return a if cond.value else b
     return select(cond, a, b)
 
 
-_REDUCERS: dict[ReductionOp, Callable[[Any, Any], Any]] = {
-    ReductionOp.ADD: operator.add, ReductionOp.MUL: operator.mul,
-    ReductionOp.MAX: _maximum, ReductionOp.MIN: _minimum,
-}
-
-
-def _init_value(x: Any, dtype: type[Numeric]) -> Numeric:
-    """A reduction's initial value, as the value's element type."""
-    if isinstance(x, (Numeric, bool, int, float)):
-        return dtype(x)
-    raise trace_error("tensor-ssa-reduce", f"a {type(x).__name__} initial value",
-                      "the initial value is a number")
-
-
-def _array_value(array: RegisterArray, shape: Any, dtype: type[Numeric]) -> TensorSSA:
+def array_value(array: RegisterArray, shape: Any, dtype: type[Numeric]) -> TensorSSA:
     """The value whose elements are those of `array` (declared once, read with constants)."""
     base = c.Id(array.name)
     elements = [dtype.run_time(c.Index(base, c.Lit(str(i)), readonly=True))
@@ -260,7 +174,8 @@ def _array_value(array: RegisterArray, shape: Any, dtype: type[Numeric]) -> Tens
     return TensorSSA(elements, shape, dtype, array)
 
 
-def _from_elements(elements: list[Any], shape: Any) -> TensorSSA:
+def from_elements(elements: list[Any], shape: Any) -> TensorSSA:
+    """The value of computed elements (its type is theirs)."""
     dtype = type(elements[0]) if elements else Boolean
     return TensorSSA(elements, shape, dtype)
 
@@ -310,109 +225,3 @@ def broadcast_to(v: TensorSSA, shape: Any) -> TensorSSA:
     out = [v.elements[it.crd2idx(source(it.idx2crd(i, shape), padded), padded)]
            for i in range(it.product(shape))]
     return TensorSSA(out, shape, v.dtype)
-
-
-# ---- load and store -----------------------------------------------------------------------------
-
-
-def load(t: Tensor) -> TensorSSA:
-    """`t.load()`: every element, in the column-major order of the tensor's coordinates."""
-    if not isinstance(t.iterator, Pointer):
-        raise trace_error("tensor-load", "`.load()` of an identity tensor",
-                          "read coordinates element by element: `t[i]`")
-    if not it.is_static(t.layout.shape):
-        raise trace_error("tensor-load", f"`.load()` of a tensor of shape {t.layout.shape}",
-                          "a TensorSSA has a static shape: load a tile of static shape")
-    n = L.size(t.layout)
-    dtype = t.iterator.dtype
-    row = dtype.bbx_row
-    assert row is not None
-    reads = tuple(t.iterator.element_expr(t.layout(i)) for i in range(n))
-    return _array_value(declare_array(c.Type(row.cxx), n, reads, hint="ld"), t.layout.shape,
-                        dtype)
-
-
-def store(t: Tensor, value: Any) -> None:
-    """`t.store(v)`: element i of `v` to element i of `t` (column-major order; the sizes must
-    agree, as the DSL checks)."""
-    if not isinstance(value, TensorSSA):
-        raise trace_error("tensor-store", f"`.store()` of a {type(value).__name__}",
-                          "store a TensorSSA (`t[crd] = x` stores one element)")
-    if not isinstance(t.iterator, Pointer):
-        raise trace_error("tensor-store", "`.store()` into an identity tensor",
-                          "an identity tensor holds coordinates; it has no memory")
-    if not it.is_static(t.layout.shape):
-        raise trace_error("tensor-store", f"`.store()` into a tensor of shape {t.layout.shape}",
-                          "a vectorized store needs a static shape")
-    if it.product(value.shape) != L.size(t.layout):
-        raise trace_error("tensor-store-shape",
-                          f"a TensorSSA of shape {value.shape} is stored into a tensor of "
-                          f"shape {t.layout.shape}", "the sizes must be the same")
-    dtype = t.iterator.dtype
-    if value.dtype is not dtype:  # the DSL widens within a kind, nothing else
-        if value.dtype.is_float != dtype.is_float or dtype.width < value.dtype.width:
-            raise trace_error("store-dtype",
-                              f"a TensorSSA of {value.dtype} is stored into a tensor of {dtype}",
-                              f"convert it first: `.to({dtype})`")
-        value = value.to(dtype)
-    for i, e in enumerate(value.elements):
-        t.iterator.write(t.layout(i), store_value(e, t.iterator.dtype))
-
-
-# ---- functions on values ------------------------------------------------------------------------
-
-
-def where(cond: Any, x: Any, y: Any) -> Any:
-    """`cute.where(cond, x, y)`: element-wise `cond ? x : y` (x, y values or numbers; shapes
-    broadcast)."""
-    if not isinstance(cond, TensorSSA):
-        raise trace_error("where", f"cute.where with a {type(cond).__name__} condition",
-                          "the condition is a TensorSSA of Boolean")
-    shape = cond.shape
-    for v in (x, y):
-        if isinstance(v, TensorSSA):
-            shape = broadcast_shape(shape, v.shape)
-    conds = broadcast_to(cond, shape).elements
-    xs, ys = (_operand_elements(v, shape) for v in (x, y))
-    out = []
-    for p, a, b in zip(conds, xs, ys, strict=True):
-        t = promote(type(a), type(b))
-        out.append(_select(p, t(a), t(b)))
-    return _from_elements(out, shape)
-
-
-def _operand_elements(v: Any, shape: Any) -> list[Numeric]:
-    if isinstance(v, TensorSSA):
-        return broadcast_to(v, shape).elements
-    if isinstance(v, (Numeric, bool, int, float)):
-        return [as_numeric(v)] * it.product(shape)
-    raise trace_error("where", f"cute.where with a {type(v).__name__} operand",
-                      "the operands are TensorSSA values or numbers")
-
-
-def _math(name: str, py: Callable[[float], float]) -> Callable[[Any], Any]:
-    def fn(x: Any) -> Any:
-        if isinstance(x, TensorSSA):
-            return _from_elements([fn(e) for e in x.elements], x.shape)
-        v = as_numeric(x) if isinstance(x, (int, float)) else x
-        if not isinstance(v, Float):
-            raise trace_error("math-dtype", f"cute.{name} of a {type(x).__name__}",
-                              "math functions take floating-point values")
-        t = type(v)
-        if v.is_static:
-            return t(py(float(v.value)))
-        ctx = require("a run-time value")
-        row = t.bbx_row
-        assert row is not None
-        expr = c.Call(c.Id(f"bbx::{name}"), (v.expr(),))
-        return t(CxxValue(expr, ctx.block, c.Type(row.cxx), ctx))
-
-    fn.__name__ = name
-    return fn
-
-
-exp = _math("exp", math.exp)
-exp2 = _math("exp2", lambda v: 2.0 ** v)
-log = _math("log", math.log)
-log2 = _math("log2", math.log2)
-sqrt = _math("sqrt", math.sqrt)

@@ -143,3 +143,10 @@ def accumulate_rows(x: Any, y: Any, n: Any, s: Any) -> None:
     if s > 0:
         v = v * 2.0
     y.store(v)
+
+
+def user_facing_leaves(x: Any, seen: list[Any]) -> None:
+    seen.append(x.layout.shape[0])
+    seen.append(x.shape[1])
+    seen.append(cute.size(x))
+    seen.append(cute.size(cute.local_tile(x, (2, 3), (0, 0))))

@@ -126,3 +126,19 @@ def test_domain_offset_of_an_identity_tensor_shifts_coordinates() -> None:
     assert shifted.iterator.read(shifted.layout((5, 4))) == (7, 7)
     # past the edge the coordinates keep counting (ArithTuple semantics, no wrap-around)
     assert shifted.iterator.read(shifted.layout((7, 0))) == (9, 3)
+
+
+def test_run_time_leaves_reach_user_code_as_dsl_numbers() -> None:
+    from bbx.trace.entry import trace_function
+    from bbx.trace.scalar import Int32
+    from bbx.trace.tensor_param import dynamic_tensor
+
+    from . import tensor_kernels as k
+
+    seen: list[Any] = []
+    trace_function(k.user_facing_leaves, [dynamic_tensor(Float32, (None, 6)), seen])
+    extent, static_extent, total, tile = seen
+    assert type(extent) is Int32 and not extent.is_static
+    assert static_extent == 6 and type(static_extent) is int
+    assert type(total) is Int32 and not total.is_static
+    assert tile == 6 and type(tile) is int

@@ -3,8 +3,9 @@
 The function's source is rewritten by the preprocessor (`bbx.preprocess`), then called with the
 given arguments: static values as they are (Python numbers, DSL objects, `Int32(5)`), and
 `dynamic(Int32)` for each run-time parameter, which becomes a C++ parameter named after the
-Python one. What the call does with run-time values is the body of the C++ function; its return
-value (a number, or nothing) is the C++ function's.
+Python one, and `dynamic_tensor(Float32, (None, 8))` for a run-time tensor (a pointer parameter,
+then its run-time extents and strides: `tensor_param`). What the call does with run-time values
+is the body of the C++ function; its return value (a number, or nothing) is the C++ function's.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from .context import TraceContext, activate, python_line_comment
 from .errors import TraceError, from_exception, trace_error
 from .scalar import Numeric, as_numeric
 from .tensor_param import DynamicTensor, tensor_parameter
+from .tensor_param import dynamic_tensor as dynamic_tensor  # with `dynamic`, for callers
 
 
 @dataclass(frozen=True)

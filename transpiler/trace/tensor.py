@@ -61,6 +61,13 @@ class Tensor:
 
     @property
     def layout(self) -> L.Layout:
+        """The layout as the DSL gives it (run-time leaves are `Int32` values)."""
+        return L.Layout(user_value(self._layout.shape), user_value(self._layout.stride))
+
+    @property
+    def trace_layout(self) -> L.Layout:
+        """The layout with the tracer's leaves (`RunTimeInt` for run-time ones): what the
+        algebra of `tensor_algebra` works on."""
         return self._layout
 
     @property
@@ -228,7 +235,7 @@ def make_fragment_like(src: Any, dtype: type[Numeric] | None = None) -> Tensor:
     """`cute.make_fragment_like(tensor_or_layout, dtype)`: a register tensor of the same shape,
     compact in the order of the source's strides (CuTe's make_fragment_like)."""
     if isinstance(src, Tensor):
-        layout = src.layout
+        layout = src.trace_layout
         if dtype is None:
             if not isinstance(src.iterator, Pointer):
                 raise trace_error("rmem-dtype", "make_fragment_like of an identity tensor",

@@ -35,7 +35,7 @@ def _on_layout(x: Any, fn: Any, what: str) -> Any:
     """fn(layout) for a tensor (a tensor with the new layout) or a layout."""
     with algebra_errors(what):
         if isinstance(x, Tensor):
-            return Tensor(x.iterator, fn(x.layout))
+            return Tensor(x.iterator, fn(x.trace_layout))
         if isinstance(x, L.Layout):
             return fn(layout_in(x))
     raise trace_error("layout-operand", f"{what} of a {type(x).__name__}",
@@ -125,7 +125,7 @@ def _partition(target: Any, tiler: Any, crd: Any, inner: bool, what: str) -> Any
     if not is_tensor and not isinstance(target, L.Layout):
         raise trace_error("layout-operand", f"{what} of a {type(target).__name__}",
                           "the operand is a tensor or a layout")
-    layout = target.layout if isinstance(target, Tensor) else layout_in(target)
+    layout = target.trace_layout if isinstance(target, Tensor) else layout_in(target)
     with algebra_errors(what):
         tiled = A.zipped_divide(layout, tiler)
         r0, r1 = L.rank(tiled[0]), L.rank(tiled[1])
@@ -147,7 +147,7 @@ def domain_offset(coord: Any, target: Tensor) -> Tensor:
         raise trace_error("domain-offset", f"domain_offset of a {type(target).__name__}",
                           "the operand is a tensor")
     crd = _coord_in(coord)
-    return Tensor(target.iterator + target.offset_of(crd, coord), target.layout)
+    return Tensor(target.iterator + target.offset_of(crd, coord), target.trace_layout)
 
 
 def size(x: Any, mode: Any = ()) -> Any:
@@ -155,7 +155,7 @@ def size(x: Any, mode: Any = ()) -> Any:
     modes = list(mode) if isinstance(mode, (list, tuple)) else [mode]
     with algebra_errors("size"):
         if isinstance(x, Tensor):
-            return user_value(L.size(x.layout, modes))
+            return user_value(L.size(x.trace_layout, modes))
         if isinstance(x, L.Layout):
             return user_value(L.size(layout_in(x), modes))
         return user_value(L.size(int_tuple_in(x), modes))
@@ -165,7 +165,7 @@ def rank(x: Any, mode: Any = ()) -> int:
     modes = list(mode) if isinstance(mode, (list, tuple)) else [mode]
     with algebra_errors("rank"):
         if isinstance(x, Tensor):
-            return L.rank(x.layout, modes)
+            return L.rank(x.trace_layout, modes)
         if isinstance(x, L.Layout):
             return L.rank(layout_in(x), modes)
         return L.rank(int_tuple_in(x), modes)

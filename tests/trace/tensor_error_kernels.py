@@ -96,3 +96,8 @@ def register_outside_its_branch(x: Any, n: Any) -> None:
 def iterate_tensor(x: Any) -> None:
     for e in x:  # <- here
         x[0, 0] = e
+
+
+def select_missing_mode(x: Any) -> None:
+    s = cute.select(x, mode=[1, 3])  # <- here
+    s[0, 0] = 1.0

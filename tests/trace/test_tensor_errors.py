@@ -52,6 +52,7 @@ def _line(fn: Callable[..., Any], marker: str = "# <- here") -> int:
     (k.register_outside_its_branch, [F43, dynamic(Int32)], "value-out-of-scope",
      ["register tensor", "run-time `if`"]),
     (k.iterate_tensor, [F43], "tensor-iter", ["range_constexpr"]),
+    (k.select_missing_mode, [F43], "select-mode", ["rank-2", "mode 3"]),
 ])
 def test_located_error(fn: Callable[..., Any], spec: list[Any], code: str,
                        words: list[str]) -> None:

@@ -80,8 +80,14 @@ def group_modes(x: Any, begin: int, end: int | None = None) -> Any:
 def select(x: Any, mode: Any) -> Any:
     """`cute.select(x, mode=[...])`: the listed modes, in that order."""
     modes = list(mode) if isinstance(mode, (list, tuple)) else [mode]
-    if not isinstance(x, (Tensor, L.Layout)):
-        return user_value(it.select_modes(int_tuple_in(x), modes))
+    target = int_tuple_in(x) if not isinstance(x, (Tensor, L.Layout)) else None
+    r = it.rank(target) if target is not None else rank(x)
+    bad = [m for m in modes if not isinstance(m, int) or not -r <= m < r]
+    if bad:
+        raise trace_error("select-mode", f"select of modes {modes} of a rank-{r} operand",
+                          f"the mode {bad[0]!r} does not exist")
+    if target is not None:
+        return user_value(it.select_modes(target, modes))
     return _on_layout(x, lambda lay: L.select(lay, modes), "select")
 
 

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from bbx.trace import int_tuple as T
+from bbx.trace import tensor_api as cute
 from bbx.trace.errors import TraceError
 from bbx.trace.scalar import Boolean, Float16, Float32, Int32
 from bbx.trace.tensor_math import where
@@ -83,7 +84,7 @@ def test_shapes_broadcast() -> None:
         col + row  # noqa: B018  (4, 1) and (3, 1): 4 against 3
     row2 = TensorSSA(row.elements, (1, 3), Float32)
     got = col * row2
-    assert got.shape == (4, 3)
+    assert got.shape == (4, 3) and cute.size(got) == 12 and cute.size(got, mode=[1]) == 3
     np.testing.assert_allclose(_numbers(got), np.ravel(np.outer(a, b), order="F"), rtol=1e-6)
 
 

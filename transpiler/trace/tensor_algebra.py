@@ -14,6 +14,7 @@ from .errors import trace_error
 from .run_time_int import int_tuple_in, layout_in, leaf_in, user_value
 from .scalar import Numeric
 from .tensor import Tensor, algebra_errors
+from .tensor_ssa import TensorSSA
 
 
 def _tiler_in(tiler: Any) -> Any:
@@ -157,13 +158,15 @@ def domain_offset(coord: Any, target: Tensor) -> Tensor:
 
 
 def size(x: Any, mode: Any = ()) -> Any:
-    """`cute.size(x, mode=[...])` of a tensor, layout or int tuple."""
+    """`cute.size(x, mode=[...])` of a tensor, layout, TensorSSA value or int tuple."""
     modes = list(mode) if isinstance(mode, (list, tuple)) else [mode]
     with algebra_errors("size"):
         if isinstance(x, Tensor):
             return user_value(L.size(x.trace_layout, modes))
         if isinstance(x, L.Layout):
             return user_value(L.size(layout_in(x), modes))
+        if isinstance(x, TensorSSA):
+            return L.size(x.shape, modes)
         return user_value(L.size(int_tuple_in(x), modes))
 
 

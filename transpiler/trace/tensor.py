@@ -142,7 +142,7 @@ class Tensor:
 
     def fill(self, value: Any) -> None:
         """Every element set to `value` (the DSL's `Tensor.fill`)."""
-        if not L.is_static(self._layout):
+        if not it.is_static(self._layout.shape):
             raise trace_error("tensor-fill", "`.fill()` of a tensor with a run-time shape",
                               "fill a tensor of static shape (as the DSL requires)")
         if not isinstance(self._iterator, Pointer):

@@ -21,16 +21,16 @@ def load(t: Tensor) -> TensorSSA:
     if not isinstance(t.iterator, Pointer):
         raise trace_error("tensor-load", "`.load()` of an identity tensor",
                           "read coordinates element by element: `t[i]`")
-    if not it.is_static(t.trace_layout.shape):
-        raise trace_error("tensor-load", f"`.load()` of a tensor of shape {t.trace_layout.shape}",
+    layout = t.trace_layout
+    if not it.is_static(layout.shape):
+        raise trace_error("tensor-load", f"`.load()` of a tensor of shape {layout.shape}",
                           "a TensorSSA has a static shape: load a tile of static shape")
-    n = L.size(t.trace_layout)
+    n = L.size(layout)
     dtype = t.iterator.dtype
     row = dtype.bbx_row
     assert row is not None
-    reads = tuple(t.iterator.element_expr(t.trace_layout(i)) for i in range(n))
-    return array_value(declare_array(c.Type(row.cxx), n, reads, hint="ld"), t.trace_layout.shape,
-                        dtype)
+    reads = tuple(t.iterator.element_expr(layout(i)) for i in range(n))
+    return array_value(declare_array(c.Type(row.cxx), n, reads, hint="ld"), layout.shape, dtype)
 
 
 def store(t: Tensor, value: Any) -> None:
@@ -46,10 +46,10 @@ def store(t: Tensor, value: Any) -> None:
     if not it.is_static(layout.shape):
         raise trace_error("tensor-store", f"`.store()` into a tensor of shape {layout.shape}",
                           "a vectorized store needs a static shape")
-    if it.product(value.shape) != L.size(t.trace_layout):
+    if it.product(value.shape) != L.size(layout):
         raise trace_error("tensor-store-shape",
                           f"a TensorSSA of shape {value.shape} is stored into a tensor of "
-                          f"shape {t.trace_layout.shape}", "the sizes must be the same")
+                          f"shape {layout.shape}", "the sizes must be the same")
     dtype = t.iterator.dtype
     if value.dtype is not dtype:  # the DSL widens within a kind, nothing else
         if value.dtype.is_float != dtype.is_float or dtype.width < value.dtype.width:
@@ -58,4 +58,4 @@ def store(t: Tensor, value: Any) -> None:
                               f"convert it first: `.to({dtype})`")
         value = value.to(dtype)
     for i, e in enumerate(value.elements):
-        t.iterator.write(t.trace_layout(i), store_value(e, t.iterator.dtype))
+        t.iterator.write(layout(i), store_value(e, dtype))

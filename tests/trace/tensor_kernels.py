@@ -150,3 +150,20 @@ def user_facing_leaves(x: Any, seen: list[Any]) -> None:
     seen.append(x.shape[1])
     seen.append(cute.size(x))
     seen.append(cute.size(cute.local_tile(x, (2, 3), (0, 0))))
+
+
+def tiled_add(mA: Any, mB: Any, mC: Any, bidx: Any, tidx: Any) -> None:
+    # the structure of NVIDIA's elementwise_add example: thread/value layouts over a block tile
+    thr_layout = cute.make_layout((4, 8), stride=(8, 1))
+    val_layout = cute.make_layout((2, 4), stride=(4, 1))
+    tiler_mn, tv_layout = cute.make_layout_tv(thr_layout, val_layout)
+    gA = cute.zipped_divide(mA, tiler_mn)
+    gB = cute.zipped_divide(mB, tiler_mn)
+    gC = cute.zipped_divide(mC, tiler_mn)
+    blkA = gA[((None, None), bidx)]
+    blkB = gB[((None, None), bidx)]
+    blkC = gC[((None, None), bidx)]
+    thrA = cute.composition(blkA, tv_layout)[(tidx, None)]
+    thrB = cute.composition(blkB, tv_layout)[(tidx, None)]
+    thrC = cute.composition(blkC, tv_layout)[(tidx, None)]
+    thrC[None] = thrA.load() + thrB.load()

@@ -215,6 +215,25 @@ def _accumulate_ref(args: Args) -> list[np.ndarray]:
     return [x.copy(), v * 2 if s > 0 else v]
 
 
+def _tiled_add_in(r: np.random.Generator) -> Args:
+    bm, bn = (int(v) for v in r.integers(1, 3, 2))
+    m, n = 8 * bm, 32 * bn
+    return [_f32(r, m, n), _f32(r, m, n), _f32(r, m, n), int(r.integers(0, bm * bn)),
+            int(r.integers(0, 32))]
+
+
+def _tiled_add_ref(args: Args) -> list[np.ndarray]:
+    a, b, c, bidx, tidx = args
+    res = _copies(args)
+    blocks_m = a.shape[0] // 8
+    bm, bn = bidx % blocks_m, bidx // blocks_m  # the (8, 32) tiles, column-major
+    tr, tc = tidx // 8, tidx % 8  # (4, 8) threads, row-major; each (2, 4) values, row-major
+    rows = slice(bm * 8 + tr * 2, bm * 8 + tr * 2 + 2)
+    cols = slice(bn * 32 + tc * 4, bn * 32 + tc * 4 + 4)
+    res[2][rows, cols] = a[rows, cols] + b[rows, cols]
+    return res
+
+
 CASES = [
     Case("add_tiles", k.add_tiles, [F(None, None), F(None, None), F(None, None), I32, I32],
          _add_tiles_in, _add_tiles_ref),
@@ -252,6 +271,8 @@ CASES = [
          _column_ref),
     Case("carried_value", k.accumulate_rows, [F(None, 4), F(4), I32, I32], _accumulate_in,
          _accumulate_ref, runs=10),
+    Case("tiled_add_tv", k.tiled_add, [F(None, None), F(None, None), F(None, None), I32, I32],
+         _tiled_add_in, _tiled_add_ref, runs=10),
     Case("register_rows", k.register_rows, [F(None, 8), F(None, 8), I32], _register_rows_in,
          _register_rows_ref),
 ]

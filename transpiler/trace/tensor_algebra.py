@@ -63,6 +63,13 @@ def flat_divide(target: Any, tiler: Any) -> Any:
     return _on_layout(target, lambda lay: A.flat_divide(lay, t), "flat_divide")
 
 
+def composition(target: Any, tiler: Any) -> Any:
+    """`cute.composition(t, tiler)`: the tensor (or layout) seen through `tiler`: element `c` is
+    element `tiler(c)` of t (e.g. a thread/value layout over a tile)."""
+    t = _tiler_in(tiler)
+    return _on_layout(target, lambda lay: A.composition(lay, t), "composition")
+
+
 def flatten(x: Any) -> Any:
     """`cute.flatten`: a tensor or layout with flat modes; an int tuple flattened."""
     if isinstance(x, (Tensor, L.Layout)):

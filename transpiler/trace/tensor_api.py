@@ -5,6 +5,7 @@ import as `cute`)."""
 from __future__ import annotations
 
 from .layout import make_layout
+from .layout_tiling import make_layout_tv
 from .tensor import (
     Tensor,
     make_fragment_like,
@@ -13,6 +14,7 @@ from .tensor import (
     make_tensor,
 )
 from .tensor_algebra import (
+    composition,
     domain_offset,
     elem_less,
     flat_divide,
@@ -32,9 +34,9 @@ from .tensor_reduce import ReductionOp
 from .tensor_ssa import TensorSSA
 
 __all__ = [
-    "ReductionOp", "Tensor", "TensorSSA", "domain_offset", "elem_less", "exp", "exp2",
-    "flat_divide", "flatten", "group_modes", "local_partition", "local_tile", "log", "log2",
-    "logical_divide", "make_fragment_like", "make_identity_tensor", "make_layout",
-    "make_rmem_tensor", "make_tensor", "rank", "select", "size", "sqrt", "tiled_divide",
-    "where", "zipped_divide",
+    "ReductionOp", "Tensor", "TensorSSA", "composition", "domain_offset", "elem_less", "exp",
+    "exp2", "flat_divide", "flatten", "group_modes", "local_partition", "local_tile", "log",
+    "log2", "logical_divide", "make_fragment_like", "make_identity_tensor", "make_layout",
+    "make_layout_tv", "make_rmem_tensor", "make_tensor", "rank", "select", "size", "sqrt",
+    "tiled_divide", "where", "zipped_divide",
 ]

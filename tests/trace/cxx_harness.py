@@ -1,6 +1,8 @@
 """One small g++ program for a test module's traced functions: each function in its own
 namespace, and a `main` that reads calls (`<function index> <arguments...>`) from stdin and prints
-one result per line. The module builds it once, runs it once with every input."""
+one line per call: the result (if the function returns one), then the elements of each array
+argument after the call (arrays are passed as `<count> <elements...>`; a pointer parameter gets
+the array). The module builds it once, runs it once with every input."""
 
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from bbx.trace.entry import TracedFunction
 from bbx.trace.scalar import Numeric
@@ -39,11 +43,14 @@ class Harness:
         lines = [
             "#include <cstdint>", "#include <cstdio>", "#include <cinttypes>",
             '#include "bbx/config.hpp"', '#include "bbx/numeric.hpp"',
-            '#include "bbx/layout/integer.hpp"', "",
-            "static void put(bool v) { std::printf(\"%d\\n\", v ? 1 : 0); }",
-            "static void put(float v) { std::printf(\"%.9g\\n\", (double)v); }",
-            "static void put(double v) { std::printf(\"%.17g\\n\", v); }",
-            "template <class T> static void put(T v) { std::printf(\"%lld\\n\", (long long)v); }",
+            '#include "bbx/layout/integer.hpp"', "#include <vector>", "",
+            "static void put(bool v) { std::printf(\"%d \", v ? 1 : 0); }",
+            "static void put(float v) { std::printf(\"%.9g \", (double)v); }",
+            "static void put(double v) { std::printf(\"%.17g \", v); }",
+            "template <class T> static void put(T v) { std::printf(\"%lld \", (long long)v); }",
+            "using bbx::half_t;", "using bbx::bfloat16_t;",
+            "static void put(half_t v) { put(float(v)); }",
+            "static void put(bfloat16_t v) { put(float(v)); }",
             "",
         ]
         for i, traced in enumerate(self.functions):
@@ -51,19 +58,30 @@ class Harness:
         lines += ["int main() {", "  int which;", "  while (std::scanf(\"%d\", &which) == 1) {",
                   "    switch (which) {"]
         for i, traced in enumerate(self.functions):
-            reads, names = [], []
-            for k, (_, _, dtype) in enumerate(traced.params):
-                assert dtype.bbx_row is not None
-                cxx = dtype.bbx_row.cxx
-                if dtype.is_float:
+            reads, names, arrays = [], [], []
+            for k, param in enumerate(traced.params):
+                assert param.dtype.bbx_row is not None
+                cxx = param.dtype.bbx_row.cxx
+                if param.pointer:
+                    reads.append(f"long long n{k}; std::scanf(\"%lld\", &n{k}); "
+                                 f"std::vector<{cxx}> a{k}(n{k}); "
+                                 f"for (auto& e : a{k}) {{ {_read_element(param.dtype, 'e')} }}")
+                    names.append(f"a{k}.data()")
+                    arrays.append(f"a{k}")
+                elif param.dtype.is_float:
                     reads.append(f"double r{k}; std::scanf(\"%lf\", &r{k}); {cxx} a{k} = r{k};")
+                    names.append(f"a{k}")
                 else:
                     reads.append(f"long long r{k}; std::scanf(\"%lld\", &r{k}); "
                                  f"{cxx} a{k} = ({cxx})r{k};")
-                names.append(f"a{k}")
+                    names.append(f"a{k}")
             call = f"case{i}::{traced.function.name}({', '.join(names)})"
+            if traced.function.return_type != "void":
+                call = f"put({call})"
             lines += [f"      case {i}: {{", *(f"        {r}" for r in reads),
-                      f"        put({call});", "        break;", "      }"]
+                      f"        {call};",
+                      *(f"        for (auto e : {a}) put(e);" for a in arrays),
+                      "        std::printf(\"\\n\");", "        break;", "      }"]
         lines += ["    }", "  }", "  return 0;", "}"]
         return "\n".join(lines) + "\n"
 
@@ -87,10 +105,34 @@ class Harness:
         return out
 
 
+def _read_element(dtype: type[Numeric], target: str) -> str:
+    assert dtype.bbx_row is not None
+    cxx = dtype.bbx_row.cxx
+    if dtype.is_float:
+        return f"double r; std::scanf(\"%lf\", &r); {target} = {cxx}(float(r));"
+    return f"long long r; std::scanf(\"%lld\", &r); {target} = ({cxx})r;"
+
+
 def _arg(value: Any) -> str:
+    if isinstance(value, np.ndarray):
+        flat = value.reshape(-1)
+        return " ".join([str(flat.size), *(_arg(v.item()) for v in flat)])
     if isinstance(value, bool):
         return "1" if value else "0"
     return repr(float(value)) if isinstance(value, float) else str(int(value))
+
+
+def parse_call(line: str, sizes: list[int], has_result: bool) -> tuple[float | None,
+                                                                       list[np.ndarray]]:
+    """A call's output line: its result (if any) and the arrays (of `sizes` elements) after it."""
+    tokens = [float(t) for t in line.split()]
+    result = tokens.pop(0) if has_result else None
+    arrays = []
+    for n in sizes:
+        arrays.append(np.array(tokens[:n]))
+        tokens = tokens[n:]
+    assert not tokens, line
+    return result, arrays
 
 
 def python_value(result: Any) -> float | int:

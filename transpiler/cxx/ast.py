@@ -73,6 +73,16 @@ class Member:
 
 
 @dataclass(frozen=True)
+class Index:
+    """`base[index]`; `readonly`: an element of an array that is never written after its
+    declaration (reading it twice reads the same value, so it needs no variable)."""
+
+    base: Expr
+    index: Expr
+    readonly: bool = False
+
+
+@dataclass(frozen=True)
 class Binary:
     op: str
     left: Expr
@@ -148,6 +158,7 @@ Expr = (
     | Construct
     | Call
     | Member
+    | Index
     | Binary
     | Unary
     | Ternary

@@ -75,6 +75,8 @@ def expr_text(e: c.Expr) -> str:
         return f"{func}({', '.join(expr_text(a) for a in e.args)})"
     if isinstance(e, c.Member):
         return f"{_wrap(e.obj, _ATOM)}{'->' if e.arrow else '.'}{e.name}"
+    if isinstance(e, c.Index):
+        return f"{_wrap(e.base, _ATOM)}[{expr_text(e.index)}]"
     if isinstance(e, c.Binary):
         p = _BINARY_PRECEDENCE[e.op]
         return f"{_wrap(e.left, p)} {e.op} {_wrap(e.right, p + 1)}"

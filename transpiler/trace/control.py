@@ -187,11 +187,35 @@ class _Vars:
 
 
 # ---------------------------------------------------------------------------------------------
-# Carried values: trees of leaves (tuples and lists of numbers and objects)
+# Carried values: trees of leaves (tuples and lists of numbers and objects, and objects that
+# flatten themselves into such trees)
 # ---------------------------------------------------------------------------------------------
 
 
+class _Rebuild:
+    """Makes an object that flattens itself (`bbx_flatten() -> (key, items)`, e.g. a TensorSSA
+    value into its elements) again from its items: `cls.bbx_unflatten(key, items)`."""
+
+    def __init__(self, cls: type, key: Any) -> None:
+        self.cls, self.key = cls, key
+
+    def __call__(self, items: Any) -> Any:
+        return self.cls.bbx_unflatten(self.key, list(items))  # type: ignore[attr-defined]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Rebuild) and other.cls is self.cls and other.key == self.key
+
+    def __hash__(self) -> int:
+        return hash((self.cls, self.key))
+
+
 def _flatten(value: Any) -> tuple[Any, list[Any]]:
+    flatten_self = getattr(type(value), "bbx_flatten", None)
+    if flatten_self is not None:
+        key, items = flatten_self(value)
+        parts = [_flatten(v) for v in items]
+        return ((_Rebuild(type(value), key), tuple(p[0] for p in parts)),
+                [x for p in parts for x in p[1]])
     if type(value) in (tuple, list):
         parts = [_flatten(v) for v in value]
         return (type(value), tuple(p[0] for p in parts)), [x for p in parts for x in p[1]]
@@ -836,9 +860,15 @@ def compare(left: Any, ops: tuple[str, ...], rest: tuple[Callable[[], Any], ...]
 
 def bind(value: Any, name: str) -> Any:
     """`name = value`: a run-time value computed by an expression gets a C++ variable named
-    after the Python variable (`_`, Python's name for a value not used, gets none: the value is
-    computed where it is used, if it is)."""
-    if not isinstance(value, Numeric) or name == "_":
+    after the Python variable; an object with a `bbx_bind(name)` method (tensors, TensorSSA
+    values) names its C++ storage after it. `_`, Python's name for a value not used, gets no
+    variable: the value is computed where it is used, if it is."""
+    if name == "_":
+        return value
+    hook = getattr(type(value), "bbx_bind", None)
+    if hook is not None and current() is not None:
+        return hook(value, name)
+    if not isinstance(value, Numeric):
         return value
     cv = value.value
     if not isinstance(cv, CxxValue):
@@ -847,6 +877,8 @@ def bind(value: Any, name: str) -> Any:
     if ctx is None:
         return value
     cv.check_visible(ctx)
+    if cv.rename(name):
+        return value
     if not cv.mutable and (cv.is_leaf or cv.is_variable):
         return value
     if not cv.mutable and cv.block is ctx.block:

@@ -3,15 +3,16 @@
 The function's source is rewritten by the preprocessor (`bbx.preprocess`), then called with the
 given arguments: static values as they are (Python numbers, DSL objects, `Int32(5)`), and
 `dynamic(Int32)` for each run-time parameter, which becomes a C++ parameter named after the
-Python one. What the call does with run-time values is the body of the C++ function; its return
-value (a number, or nothing) is the C++ function's.
+Python one, and `dynamic_tensor(Float32, (None, 8))` for a run-time tensor (a pointer parameter,
+then its run-time extents and strides: `tensor_param`). What the call does with run-time values
+is the body of the C++ function; its return value (a number, or nothing) is the C++ function's.
 """
 
 from __future__ import annotations
 
 import inspect
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..cxx import ast as c
 from ..cxx.printer import function_text
@@ -21,6 +22,8 @@ from . import control
 from .context import TraceContext, activate, python_line_comment
 from .errors import TraceError, from_exception, trace_error
 from .scalar import Numeric, as_numeric
+from .tensor_param import DynamicTensor, tensor_parameter
+from .tensor_param import dynamic_tensor as dynamic_tensor  # with `dynamic`, for callers
 
 
 @dataclass(frozen=True)
@@ -35,13 +38,24 @@ def dynamic(dtype: type[Numeric]) -> Dynamic:
     return Dynamic(dtype)
 
 
+class RunTimeParam(NamedTuple):
+    """One C++ parameter: the Python expression it stands for (`x`, `x.shape[0]`), its C++
+    name, its element or value type, and whether it is a pointer (to elements of `dtype`)."""
+
+    python: str
+    cxx: str
+    dtype: type[Numeric]
+    pointer: bool = False
+
+
 @dataclass
 class TracedFunction:
     """One traced specialization."""
 
     function: c.Function
-    #: (Python parameter, C++ parameter, type) of each run-time parameter, in order.
-    params: list[tuple[str, str, type[Numeric]]] = field(default_factory=list)
+    #: The C++ parameters, in order (a run-time tensor gives its pointer, then its run-time
+    #: extents and strides).
+    params: list[RunTimeParam] = field(default_factory=list)
     #: What the Python function returned (run-time values refer to the trace).
     result: Any = None
 
@@ -79,7 +93,7 @@ def trace_function(fn: Any, args: tuple[Any, ...] | list[Any] = (),
     node = definition.node
     ctx.entry = (definition.path, node.lineno if not node.decorator_list else min(
         d.lineno for d in node.decorator_list), node.end_lineno or node.lineno)
-    params: list[tuple[str, str, type[Numeric]]] = []
+    params: list[RunTimeParam] = []
     cparams: list[c.Param] = []
     with activate(ctx):
         for pname, value in bound.arguments.items():
@@ -87,8 +101,15 @@ def trace_function(fn: Any, args: tuple[Any, ...] | list[Any] = (),
                 cname = ctx.names.fresh(pname)
                 assert value.dtype.bbx_row is not None
                 cparams.append(c.Param(c.Type(value.dtype.bbx_row.cxx), cname))
-                params.append((pname, cname, value.dtype))
+                params.append(RunTimeParam(pname, cname, value.dtype))
                 bound.arguments[pname] = value.dtype.run_time(c.Id(cname))
+            elif isinstance(value, DynamicTensor):
+                tensor, made = tensor_parameter(ctx, pname, value)
+                cparams += [c.Param(ctype, cname) for _, cname, ctype, _ in made]
+                params += [RunTimeParam(py, cname, dtype, isinstance(ctype, c.Type) and
+                                        ctype.name.endswith("*"))
+                           for py, cname, ctype, dtype in made]
+                bound.arguments[pname] = tensor
         try:
             result = rewritten(*bound.args, **bound.kwargs)
             return_type = _emit_return(ctx, result, definition.path, node.lineno)

@@ -43,7 +43,7 @@ from .errors import trace_error
 class CxxValue:
     """A run-time value: a C++ expression, the block it was computed in, and its C++ type."""
 
-    __slots__ = ("expr", "block", "ctype", "uses", "mutable", "context", "decl")
+    __slots__ = ("expr", "block", "ctype", "uses", "mutable", "context", "decl", "provisional")
 
     def __init__(self, expr: c.Expr, block: Block, ctype: c.CxxType | None,
                  context: TraceContext, mutable: bool = False) -> None:
@@ -54,10 +54,14 @@ class CxxValue:
         self.mutable = mutable  # a loop-carried variable inside its loop (assigned at its end)
         self.context = context
         self.decl: c.Decl | None = None  # the declaration that gave it its variable
+        #: A variable declared where the value was made (a memory read), under a name to be
+        #: replaced by the Python name it is bound to (`rename`).
+        self.provisional = False
 
     @property
     def is_leaf(self) -> bool:
-        return isinstance(self.expr, (c.Id, c.Lit))
+        return isinstance(self.expr, (c.Id, c.Lit)) or (
+            isinstance(self.expr, c.Index) and self.expr.readonly)
 
     @property
     def is_variable(self) -> bool:
@@ -82,6 +86,22 @@ class CxxValue:
         if self.uses >= 2 and not self.is_leaf and not ctx.speculative:
             self.materialize("tmp")
         return self.expr
+
+    def rename(self, hint: str) -> bool:
+        """Gives a provisional variable, not used yet, the name `hint` (its declaration is
+        rewritten); False when it cannot be renamed any more."""
+        if not (self.provisional and self.uses == 0 and self.decl is not None):
+            return False
+        self.provisional = False
+        stmts = self.block.stmts
+        for i, stmt in enumerate(stmts):
+            if stmt is self.decl:
+                name = self.context.names.fresh(hint)
+                self.decl = c.Decl(self.decl.type, (name,), self.decl.init)
+                stmts[i] = self.decl
+                self.expr = c.Id(name)
+                return True
+        return False
 
     def materialize(self, hint: str) -> None:
         """Gives the value a variable, declared in the block that computed it."""

@@ -1,0 +1,104 @@
+"""Typed pointers at trace time (the DSL's `Pointer`, a tensor's iterator) and the memory
+operations on them.
+
+A `Pointer` is the C++ expression of a base address (a pointer parameter, a register array),
+its element type (a `Numeric` class), its address space (`gmem`, `smem`, `rmem`) and an element
+offset kept in Python (an int, or a `RunTimeInt`): `ptr + n` adds to the offset, so static
+offsets fold into the constants of the accesses. A read is the run-time value `base[offset]`; it
+is declared where it happens (`float ld = x[4];`, so it reads what is there before later writes),
+and takes the name of the Python variable it is bound to (`v = x[4]` gives `float v = x[4];`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..cxx import ast as c
+from .context import require
+from .dynamic_int import add
+from .errors import trace_error
+from .register_array import RegisterArray
+from .run_time_int import RunTimeInt, leaf_in
+from .scalar import CxxValue, Numeric, as_numeric
+
+MEMSPACES = ("gmem", "smem", "rmem")
+
+
+@dataclass(frozen=True, eq=False)
+class Pointer:
+    """`base + offset` elements of `dtype` in `memspace`."""
+
+    base: c.Expr | RegisterArray  # a pointer expression, or a register array
+    dtype: type[Numeric]
+    memspace: str
+    offset: Any = 0  # an int or a RunTimeInt (elements)
+
+    @property
+    def value_type(self) -> type[Numeric]:
+        return self.dtype
+
+    def __add__(self, n: Any) -> Pointer:
+        try:
+            return replace(self, offset=add(self.offset, leaf_in(n)))
+        except TypeError:
+            return NotImplemented
+
+    __radd__ = __add__
+
+    def __repr__(self) -> str:
+        return f"ptr<{self.dtype}, {self.memspace}>(+{self.offset})"
+
+    # -- memory ---------------------------------------------------------------------------------
+
+    def base_expr(self) -> c.Expr:
+        return self.base.expr if isinstance(self.base, RegisterArray) else self.base
+
+    def element_expr(self, offset: Any) -> c.Index:
+        """`base[offset]` as C++ (reading it is a memory read)."""
+        return c.Index(self.base_expr(), index_expr(add(self.offset, offset)))
+
+    def read(self, offset: Any = 0) -> Numeric:
+        """The element at `offset` (a run-time value of the element type)."""
+        value = self.dtype.run_time(self.element_expr(offset)).value
+        assert isinstance(value, CxxValue)
+        value.materialize("ld")
+        value.provisional = True
+        return self.dtype(value)
+
+    def write(self, offset: Any, value: Any) -> None:
+        """`base[offset] = value` (converted to the element type as the DSL's store does for
+        Python numbers; a DSL number of another type is an error)."""
+        ctx = require("a memory write")
+        stored = store_value(value, self.dtype)
+        expr = stored.expr()
+        ctx.emit(c.Assign(self.element_expr(offset), "=", expr))
+
+
+def index_expr(offset: Any) -> c.Expr:
+    """An element offset in C++: a constant, or the run-time expression."""
+    if isinstance(offset, RunTimeInt):
+        return offset.cxx_expr()
+    return c.Lit(str(int(offset)))
+
+
+def store_value(value: Any, dtype: type[Numeric]) -> Numeric:
+    """`value` as an element of `dtype`, as the DSL's stores convert (`_cvt_to_dest`): a Python
+    number is first a DSL number (`int` -> Int32, `float` -> Float32), a number of the same kind
+    (float or integer) and at most the width of `dtype` widens implicitly; anything else must
+    already be a `dtype`."""
+    if isinstance(value, (bool, int, float)):
+        value = as_numeric(value)
+    if not isinstance(value, Numeric):
+        raise trace_error("store-value", f"a {type(value).__name__} is stored into a tensor "
+                          f"element", f"an element is a {dtype.__name__}")
+    src = type(value)
+    if src is not dtype and src.is_float == dtype.is_float and dtype.width >= src.width:
+        value = dtype(value)
+    if type(value) is not dtype:
+        raise trace_error("store-dtype",
+                          f"a {src.__name__} value is stored into a tensor of "
+                          f"{dtype.__name__}",
+                          f"convert it first: `.to({dtype.__name__})` (stores only widen "
+                          f"within a kind, as the DSL's)")
+    return value

@@ -1,0 +1,163 @@
+"""Run-time integers as leaves of trace-time layouts: `RunTimeInt` wraps an integer proxy
+(`Int32`/`Int64` of `scalar`) with the arithmetic the layout algebra expects (C++ semantics:
+`//` spells C++'s truncating `/`, `%` C++'s `%`), spells itself in C++ (`layout_cxx`), and
+selects at run time (`RunTimeBool.select`).
+
+User code sees DSL numbers, never these wrappers: `leaf_in`/`int_tuple_in` turn what user code
+passes (Python ints, static or run-time `Int32`...) into layout leaves, `user_value` turns leaves
+back into what the DSL returns (Python ints for static leaves, `Int32` proxies for run-time
+ones).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cxx import ast as c
+from ..cxx.printer import expr_text
+from .dynamic_int import is_static_int
+from .int_tuple import IntTuple
+from .layout import Layout
+from .scalar import Boolean, CxxValue, Numeric, as_numeric, promote, require, select
+
+
+class RunTimeInt:
+    """A run-time integer leaf of a shape, stride, coordinate or offset."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Numeric) -> None:
+        if not (type(value).is_integer and isinstance(value.value, CxxValue)):
+            raise TypeError(f"RunTimeInt wraps a run-time integer, not {value!r}")
+        self.value = value
+
+    # -- arithmetic (results are leaves again) ---------------------------------------------------
+
+    def _op(self, other: Any, fn: Any, flip: bool = False) -> Any:
+        o = _numeric(other)
+        if o is None:
+            return NotImplemented
+        return leaf_in(fn(o, self.value) if flip else fn(self.value, o))
+
+    def __add__(self, o: Any) -> Any: return self._op(o, lambda a, b: a + b)
+    def __radd__(self, o: Any) -> Any: return self._op(o, lambda a, b: a + b, True)
+    def __sub__(self, o: Any) -> Any: return self._op(o, lambda a, b: a - b)
+    def __rsub__(self, o: Any) -> Any: return self._op(o, lambda a, b: a - b, True)
+    def __mul__(self, o: Any) -> Any: return self._op(o, lambda a, b: a * b)
+    def __rmul__(self, o: Any) -> Any: return self._op(o, lambda a, b: a * b, True)
+    def __floordiv__(self, o: Any) -> Any: return self._op(o, _c_div)
+    def __rfloordiv__(self, o: Any) -> Any: return self._op(o, _c_div, True)
+    def __mod__(self, o: Any) -> Any: return self._op(o, lambda a, b: a % b)
+    def __rmod__(self, o: Any) -> Any: return self._op(o, lambda a, b: a % b, True)
+
+    def __neg__(self) -> Any:
+        return leaf_in(-self.value)
+
+    def __lt__(self, o: Any) -> Any: return self._compare(o, lambda a, b: a < b)
+    def __le__(self, o: Any) -> Any: return self._compare(o, lambda a, b: a <= b)
+    def __gt__(self, o: Any) -> Any: return self._compare(o, lambda a, b: a > b)
+    def __ge__(self, o: Any) -> Any: return self._compare(o, lambda a, b: a >= b)
+
+    def _compare(self, other: Any, fn: Any) -> Any:
+        o = _numeric(other)
+        if o is None:
+            return NotImplemented
+        return RunTimeBool(fn(self.value, o))
+
+    def __bool__(self) -> bool:
+        return bool(self.value)  # a located error: a run-time value has no Python truth
+
+    # -- C++ spelling (layout_cxx.SpelledDynamic) ------------------------------------------------
+
+    def cxx_type(self) -> c.CxxType:
+        row = type(self.value).bbx_row
+        assert row is not None
+        return c.Type(row.cxx)
+
+    def cxx_expr(self) -> c.Expr:
+        return self.value.expr()
+
+    def __repr__(self) -> str:
+        cv = self.value.value
+        return expr_text(cv.expr) if isinstance(cv, CxxValue) else repr(cv)
+
+    __str__ = __repr__
+
+
+class RunTimeBool:
+    """The run-time result of comparing leaves (`dynamic_int.DynamicBool`)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Numeric) -> None:
+        self.value = value
+
+    def select(self, if_true: Any, if_false: Any) -> Any:
+        a, b = _numeric(if_true), _numeric(if_false)
+        assert a is not None and b is not None
+        common = promote(type(a), type(b))
+        return leaf_in(select(self.value, common(a), common(b)))
+
+
+def _c_div(a: Numeric, b: Numeric) -> Numeric:
+    """C++ `a / b` of integers (truncating), not the DSL's floor division."""
+    common = promote(type(a), type(b))
+    x, y = common(a), common(b)
+    if x.is_static and y.is_static:
+        from .dynamic_int import c_div
+
+        return common(c_div(x.value, y.value))
+    ctx = require("a run-time value")
+    row = common.bbx_row
+    assert row is not None
+    return common(CxxValue(c.Binary("/", x.expr(), y.expr()), ctx.block, c.Type(row.cxx), ctx))
+
+
+def _numeric(x: Any) -> Numeric | None:
+    if isinstance(x, RunTimeInt):
+        return x.value
+    if isinstance(x, Numeric):
+        return x
+    if is_static_int(x):
+        return as_numeric(x)
+    return None
+
+
+# ---- between user values and layout leaves ------------------------------------------------------
+
+
+def leaf_in(x: Any) -> Any:
+    """A layout leaf from a user value: a Python int, or a `RunTimeInt` for a run-time integer.
+    Raises TypeError for anything else."""
+    if isinstance(x, RunTimeInt) or is_static_int(x):
+        return x
+    if isinstance(x, Numeric) and type(x).is_integer and type(x) is not Boolean:
+        if isinstance(x.value, CxxValue):
+            return RunTimeInt(x)
+        return int(x.value)
+    raise TypeError(f"{x!r} is not an integer")
+
+
+def int_tuple_in(x: Any, *, none_ok: bool = False) -> IntTuple:
+    """An int tuple of user values (lists taken as tuples) as layout leaves; `None` kept where
+    `none_ok` (a slicing coordinate)."""
+    if isinstance(x, (tuple, list)):
+        return tuple(int_tuple_in(e, none_ok=none_ok) for e in x)
+    if x is None and none_ok:
+        return None
+    return leaf_in(x)
+
+
+def layout_in(layout: Layout) -> Layout:
+    """A layout built by user code (its leaves may be `Int32` proxies) with layout leaves."""
+    return Layout(int_tuple_in(layout.shape), int_tuple_in(layout.stride))
+
+
+def user_value(x: IntTuple) -> Any:
+    """What the DSL returns for a leaf or int tuple: ints stay ints, run-time leaves are DSL
+    numbers again."""
+    if isinstance(x, tuple):
+        return tuple(user_value(e) for e in x)
+    if isinstance(x, RunTimeInt):
+        return x.value
+    return x

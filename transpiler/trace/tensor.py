@@ -1,0 +1,280 @@
+"""`Tensor` at trace time: an iterator (a typed `Pointer` into gmem/smem/rmem, or the
+coordinates of an identity tensor) and a Python `Layout`.
+
+Static facts are Python (`t.shape`, `t.layout`, `cute.size(t)`, all from the Python layout
+algebra), so `range_constexpr(cute.size(t))` works. Run-time operations emit C++: `t[crd]` reads
+the element at the layout's offset (static parts folded to a constant, run-time leaves as
+expressions), `t[crd] = v` writes it, and `t[None, i]` slices (a tensor with the sliced layout
+and an advanced iterator). Register tensors are C++ local arrays, indexed with constants after
+Python unrolls the loops over them.
+"""
+
+from __future__ import annotations
+
+from types import TracebackType
+from typing import Any
+
+from ..cxx import ast as c
+from . import int_tuple as it
+from . import layout as L
+from .coord_iterator import CoordIterator, basis_like
+from .dynamic_int import LayoutAlgebraError, is_static_int
+from .errors import trace_error
+from .pointer import Pointer
+from .register_array import RegisterArray, declare_array
+from .run_time_int import RunTimeInt, int_tuple_in, layout_in, user_value
+from .scalar import CxxValue, Numeric
+
+TensorIterator = Pointer | CoordIterator
+
+
+class algebra_errors:  # noqa: N801 - used as a `with` statement, like a function
+    """`with algebra_errors(what):` a broken rule of the layout algebra becomes a located error
+    about `what` (a class, not a generator: the raising frame must be bbx's own)."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        if isinstance(exc, LayoutAlgebraError):
+            raise trace_error("layout-algebra", f"{self.what}: {exc}") from None
+
+
+class Tensor:
+    """A tensor: `iterator` + `layout` (the DSL's `cute.Tensor`)."""
+
+    __module__ = "cutlass.cute"
+
+    def __init__(self, iterator: TensorIterator, layout: L.Layout) -> None:
+        self._iterator = iterator
+        self._layout = layout
+
+    # -- static facts ---------------------------------------------------------------------------
+
+    @property
+    def iterator(self) -> TensorIterator:
+        return self._iterator
+
+    @property
+    def layout(self) -> L.Layout:
+        """The layout as the DSL gives it (run-time leaves are `Int32` values)."""
+        return L.Layout(user_value(self._layout.shape), user_value(self._layout.stride))
+
+    @property
+    def trace_layout(self) -> L.Layout:
+        """The layout with the tracer's leaves (`RunTimeInt` for run-time ones): what the
+        algebra of `tensor_algebra` works on."""
+        return self._layout
+
+    @property
+    def shape(self) -> Any:
+        return user_value(self._layout.shape)
+
+    @property
+    def stride(self) -> Any:
+        return user_value(self._layout.stride)
+
+    @property
+    def element_type(self) -> Any:
+        if isinstance(self._iterator, CoordIterator):
+            return tuple  # coordinates
+        return self._iterator.dtype
+
+    @property
+    def memspace(self) -> str:
+        return self._iterator.memspace
+
+    def __repr__(self) -> str:
+        return f"tensor<{self._iterator!r} o {self._layout}>"
+
+    __str__ = __repr__
+
+    # -- elements -------------------------------------------------------------------------------
+
+    def __getitem__(self, crd: Any) -> Any:
+        coord = _coordinate(crd)
+        if it.has_none(coord):
+            with algebra_errors(f"slicing a tensor of shape {self._layout.shape} with {crd}"):
+                sliced, offset = L.slice_and_offset(coord, self._layout)
+            return Tensor(self._iterator + offset, sliced)
+        return self._iterator.read(self.offset_of(coord, crd))
+
+    def __iter__(self) -> Any:
+        raise trace_error("tensor-iter", "a tensor is iterated over as a Python sequence",
+                          "loop over its coordinates: `for i in cutlass.range_constexpr("
+                          "cute.size(t))` and index `t[i]`")
+
+    def __setitem__(self, crd: Any, value: Any) -> None:
+        coord = _coordinate(crd)
+        if it.has_none(coord):
+            from .tensor_ssa import TensorSSA
+
+            if not isinstance(value, TensorSSA):
+                raise trace_error("tensor-slice-store",
+                                  f"a {type(value).__name__} is assigned to the slice "
+                                  f"`t[{crd}]`", "a slice is assigned a TensorSSA")
+            self[crd].store(value)
+            return
+        self._iterator.write(self.offset_of(coord, crd), value)
+
+    def offset_of(self, coord: Any, shown: Any) -> Any:
+        """The offset of a full coordinate (checked against the shape where static)."""
+        _check_coordinate(coord, self._layout.shape, shown)
+        with algebra_errors(f"the coordinate {shown} of a tensor of shape "
+                            f"{self._layout.shape}"):
+            return self._layout(coord)
+
+    # -- register values ------------------------------------------------------------------------
+
+    def load(self) -> Any:
+        from .tensor_io import load
+
+        return load(self)
+
+    def store(self, value: Any) -> None:
+        from .tensor_io import store
+
+        store(self, value)
+
+    def fill(self, value: Any) -> None:
+        """Every element set to `value` (the DSL's `Tensor.fill`)."""
+        if not it.is_static(self._layout.shape):
+            raise trace_error("tensor-fill", "`.fill()` of a tensor with a run-time shape",
+                              "fill a tensor of static shape (as the DSL requires)")
+        if not isinstance(self._iterator, Pointer):
+            raise trace_error("identity-tensor-store", "`.fill()` of an identity tensor",
+                              "an identity tensor holds coordinates; it has no memory")
+        element = self._iterator.dtype(value)  # fill converts explicitly (the DSL's)
+        for i in range(L.size(self._layout)):
+            self._iterator.write(self._layout(i), element)
+
+    # -- staging --------------------------------------------------------------------------------
+
+    def bbx_bind(self, name: str) -> Tensor:
+        """`name = tensor`: a register tensor's array takes the Python name; a run-time offset
+        of the iterator gets a variable (`gA_offset`), computed once."""
+        if isinstance(self._iterator, Pointer):
+            if isinstance(self._iterator.base, RegisterArray):
+                self._iterator.base.rename(name)
+            offset = self._iterator.offset
+            if isinstance(offset, RunTimeInt):
+                cv = offset.value.value
+                if isinstance(cv, CxxValue) and not cv.is_leaf:
+                    cv.materialize(f"{name}_offset")
+        return self
+
+
+def _coordinate(crd: Any) -> Any:
+    try:
+        return int_tuple_in(crd, none_ok=True)
+    except TypeError:
+        raise trace_error("tensor-coordinate", f"the coordinate {crd!r} of a tensor",
+                          "a coordinate is an integer, a tuple of integers, or has `None` "
+                          "for the modes a slice keeps") from None
+
+
+def _check_coordinate(crd: Any, shape: Any, shown: Any) -> None:
+    """Rank and (where static) range of each coordinate leaf, as CuTe's asserts."""
+    if it.is_tuple(crd):
+        if not it.is_tuple(shape) or len(crd) != len(shape):
+            raise trace_error("tensor-coordinate-rank",
+                              f"the coordinate {shown} has {len(crd)} modes for a tensor of "
+                              f"shape {shape}",
+                              "give one coordinate per mode, or one integer index")
+        for cx, sx in zip(crd, shape, strict=True):
+            _check_coordinate(cx, sx, shown)
+        return
+    bound = it.product(shape)
+    if is_static_int(crd) and (crd < 0 or (is_static_int(bound) and crd >= bound)):
+        raise trace_error("tensor-coordinate-range",
+                          f"the coordinate {shown} is out of range for a tensor of shape "
+                          f"{shape}", f"the index {crd} of a mode of size {bound}")
+
+
+# ---- construction -------------------------------------------------------------------------------
+
+
+def make_tensor(iterator: Any, layout: Any) -> Tensor:
+    """`cute.make_tensor(iterator, layout_or_shape)`."""
+    if not isinstance(iterator, (Pointer, CoordIterator)):
+        raise trace_error("make-tensor", f"a tensor is made from a {type(iterator).__name__}",
+                          "the iterator is a pointer (`t.iterator`, a kernel argument)")
+    return Tensor(iterator, _layout_of(layout, "make_tensor"))
+
+
+def _layout_of(layout_or_shape: Any, what: str) -> L.Layout:
+    try:
+        if isinstance(layout_or_shape, L.Layout):
+            return layout_in(layout_or_shape)
+        return L.make_layout(int_tuple_in(layout_or_shape))
+    except (TypeError, LayoutAlgebraError) as e:
+        raise trace_error("tensor-layout", f"{what}: {layout_or_shape!r} is not a layout or "
+                          f"shape", str(e)) from None
+
+
+def make_rmem_tensor(layout_or_shape: Any, dtype: type[Numeric]) -> Tensor:
+    """`cute.make_rmem_tensor(shape_or_layout, dtype)`: a register array of the layout's
+    cosize (the layout must be static)."""
+    if not (isinstance(dtype, type) and issubclass(dtype, Numeric) and dtype.bbx_row):
+        raise trace_error("rmem-dtype", f"a register tensor of {dtype!r}",
+                          "the element type is a DSL numeric type such as cutlass.Float32")
+    layout = _layout_of(layout_or_shape, "make_rmem_tensor")
+    if not L.is_static(layout):
+        raise trace_error("rmem-dynamic", f"a register tensor of layout {layout}",
+                          "register tensors have static layouts (as in the DSL)")
+    size = max(int(L.cosize(layout)), 1)
+    array = declare_array(c.Type(dtype.bbx_row.cxx), size)
+    return Tensor(Pointer(array, dtype, "rmem"), layout)
+
+
+def make_fragment_like(src: Any, dtype: type[Numeric] | None = None) -> Tensor:
+    """`cute.make_fragment_like(tensor_or_layout, dtype)`: a register tensor of the same shape,
+    compact in the order of the source's strides (CuTe's make_fragment_like)."""
+    if isinstance(src, Tensor):
+        layout = src.trace_layout
+        if dtype is None:
+            if not isinstance(src.iterator, Pointer):
+                raise trace_error("rmem-dtype", "make_fragment_like of an identity tensor",
+                                  "give the element type")
+            dtype = src.iterator.dtype
+    elif isinstance(src, L.Layout):
+        layout = layout_in(src)
+    else:
+        layout = _layout_of(src, "make_fragment_like")
+    if dtype is None:
+        raise trace_error("rmem-dtype", "make_fragment_like of a layout without a dtype",
+                          "give the element type")
+    return make_rmem_tensor(_fragment_layout(layout), dtype)
+
+
+def _fragment_layout(layout: L.Layout) -> L.Layout:
+    """CuTe's make_fragment_like(layout): mode 0 compact, the other modes compact after it in
+    the order of the source's strides (column-major where the strides are run-time values)."""
+    if not it.is_static(layout.shape):
+        raise trace_error("rmem-dynamic", f"make_fragment_like of a layout of shape "
+                          f"{layout.shape}", "register tensors have static shapes")
+    shape, stride = layout.shape, layout.stride
+    if not (it.is_tuple(shape) and len(shape) > 1 and it.is_static(stride)):
+        return L.make_layout(shape)
+    first = L.make_layout(shape[0])
+    rest = L.make_ordered_layout(shape[1:], stride[1:])
+    scaled = _scale(rest.stride, L.size(first))
+    return L.Layout((shape[0], *rest.shape), (first.stride, *scaled))
+
+
+def _scale(x: Any, n: int) -> Any:
+    return tuple(_scale(e, n) for e in x) if it.is_tuple(x) else x * n
+
+
+def make_identity_tensor(shape: Any) -> Tensor:
+    """`cute.make_identity_tensor(shape)`: element `crd` is `crd` (in natural coordinates)."""
+    try:
+        s = int_tuple_in(shape)
+    except TypeError:
+        raise trace_error("identity-tensor", f"make_identity_tensor({shape!r})",
+                          "the shape is an integer or a tuple of integers") from None
+    return Tensor(CoordIterator(s), L.Layout(s, basis_like(s)))

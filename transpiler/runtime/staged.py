@@ -31,9 +31,10 @@ from ..trace.context import TraceContext, activate, python_line_comment
 from ..trace.errors import TraceError, from_exception, trace_error
 from ..trace.kernel import SpecializationModule, collecting
 from ..trace.scalar import NUMERIC_TYPES
+from ..trace.tensor_argument import host_tensor
 from ..translate import module_namespace
 from . import jit
-from .argspec import ArgSpec, ConstexprSpec, ScalarSpec, StreamSpec
+from .argspec import ArgSpec, ConstexprSpec, Dim, ScalarSpec, StreamSpec, TensorSpec
 
 #: the tracer's numeric type of each dtype of the specialization key (`f32` -> Float32)
 _NUMERIC_BY_SHORT = {t.bbx_dtype: t for t in NUMERIC_TYPES if t.bbx_dtype}
@@ -117,6 +118,13 @@ def _run_time_parameter(cname: str, spec: ArgSpec) -> Any:
     """The proxy standing for the run-time argument `cname` of the host function."""
     if isinstance(spec, ScalarSpec):
         return _NUMERIC_BY_SHORT[spec.dtype].run_time(c.Id(cname))
+    if isinstance(spec, TensorSpec):
+        def static(d: Dim) -> int | None:
+            return d if isinstance(d, int) else None
+
+        return host_tensor(cname, _NUMERIC_BY_SHORT[spec.dtype],
+                           tuple(static(d) for d in spec.shape),
+                           tuple(static(d) for d in spec.stride), spec.index_bits == 64)
     raise trace_error("staged-argument",
                       f"argument {cname}: a {type(spec).__name__.removesuffix('Spec').lower()} "
-                      "argument", "the staged path (BBX_STAGED=1) takes scalars so far")
+                      "argument", "the staged path (BBX_STAGED=1) takes tensors and scalars so far")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from . import arch, printing
+from . import arch, printing, tensor_api
 
 TRACED: dict[str, Callable[..., Any]] = {
     "cute.arch.thread_idx": arch.thread_idx,
@@ -17,10 +17,21 @@ TRACED: dict[str, Callable[..., Any]] = {
     "cute.arch.sync_threads": arch.sync_threads,
     "cute.arch.barrier": arch.barrier,
     "cute.printf": printing.printf,
+    **{f"cute.{name}": getattr(tensor_api, name) for name in tensor_api.__all__},
 }
 
 
-def traced_name(qualname: str) -> Callable[..., Any] | None:
+def traced_name(qualname: str) -> Any:
     """The trace implementation of a DSL name (`cutlass.cute.arch.thread_idx` or
-    `cute.arch.thread_idx`), or None."""
-    return TRACED.get(qualname.removeprefix("cutlass."))
+    `cute.arch.thread_idx`; `cute.ReductionOp.ADD`: an attribute of an implemented name), or
+    None."""
+    parts = qualname.removeprefix("cutlass.").split(".")
+    for n in range(len(parts), 0, -1):
+        found = TRACED.get(".".join(parts[:n]))
+        if found is not None:
+            for attribute in parts[n:]:
+                found = getattr(found, attribute, None)
+                if found is None:
+                    return None
+            return found
+    return None

@@ -35,6 +35,8 @@ from . import control
 from .context import NameAllocator, TraceContext, activate, python_line_comment, require
 from .errors import TraceError, from_exception, trace_error, user_location
 from .scalar import Integer, Numeric, as_numeric
+from .tensor import Tensor
+from .tensor_argument import TensorArgument
 
 
 @runtime_checkable
@@ -60,6 +62,8 @@ def kernel_argument(value: Any) -> KernelArgument | None:
     """`value` as a kernel parameter, or None when it is a trace-time constant."""
     if isinstance(value, Numeric):
         return None if value.is_static else _NumericArgument(value)
+    if isinstance(value, Tensor):
+        return TensorArgument(value)
     return value if isinstance(value, KernelArgument) else None
 
 

@@ -26,7 +26,12 @@ class DeviceOnly:
         # marker has none of them.
         if name.startswith("_") or name.startswith("bbx_"):
             raise AttributeError(name)
-        return DeviceOnly(f"{self._qualname}.{name}")
+        qualname = f"{self._qualname}.{name}"
+        if tracing() is not None:  # `cute.ReductionOp.ADD` while tracing: the traced object
+            found = traced_name(qualname)
+            if found is not None:
+                return found
+        return DeviceOnly(qualname)
 
     def __getitem__(self, item: Any) -> DeviceOnly:
         return self
@@ -35,7 +40,8 @@ class DeviceOnly:
         if tracing() is not None:  # staged execution: the name's trace implementation
             implementation = traced_name(self._qualname)
             if implementation is not None:
-                return implementation(*args, **kwargs)
+                return implementation(*(resolved(a) for a in args),
+                                      **{k: resolved(v) for k, v in kwargs.items()})
             what, why, code = host_call_diagnostic(self._qualname)
             if code == "device-only-on-host":
                 what = f"{self._qualname.removeprefix('cutlass.')} is not traced yet"
@@ -54,6 +60,16 @@ class DeviceOnly:
 
     def __repr__(self) -> str:
         return f"<bbx device-only {self._qualname}>"
+
+
+def resolved(value: Any) -> Any:
+    """While tracing, a marker made before (`ADD = cute.ReductionOp.ADD` at import) as the
+    traced object it names; any other value as it is."""
+    if isinstance(value, DeviceOnly):
+        found = traced_name(value._qualname)
+        if found is not None:
+            return found
+    return value
 
 
 def module_getattr(module_name: str) -> Any:

@@ -167,3 +167,11 @@ def tiled_add(mA: Any, mB: Any, mC: Any, bidx: Any, tidx: Any) -> None:
     thrB = cute.composition(blkB, tv_layout)[(tidx, None)]
     thrC = cute.composition(blkC, tv_layout)[(tidx, None)]
     thrC[None] = thrA.load() + thrB.load()
+
+
+def clamp_below(x: Any, y: Any, floor: Any) -> None:
+    v = x.load()
+    low = cute.full_like(v, floor)
+    scratch = cute.make_rmem_tensor_like(y)
+    scratch.store(cute.where(v > low, v, low) + cute.zeros_like(v))
+    y.store(scratch.load())

@@ -234,6 +234,11 @@ def _tiled_add_ref(args: Args) -> list[np.ndarray]:
     return res
 
 
+def _clamp_ref(args: Args) -> list[np.ndarray]:
+    x, _, floor = args
+    return [x.copy(), np.maximum(x, np.float32(floor))]
+
+
 CASES = [
     Case("add_tiles", k.add_tiles, [F(None, None), F(None, None), F(None, None), I32, I32],
          _add_tiles_in, _add_tiles_ref),
@@ -273,6 +278,8 @@ CASES = [
          _accumulate_ref, runs=10),
     Case("tiled_add_tv", k.tiled_add, [F(None, None), F(None, None), F(None, None), I32, I32],
          _tiled_add_in, _tiled_add_ref, runs=10),
+    Case("full_like", k.clamp_below, [F(3, 2), F(3, 2), dynamic(Float32)],
+         lambda r: [_f32(r, 3, 2), _f32(r, 3, 2), float(r.uniform(-1, 1))], _clamp_ref),
     Case("register_rows", k.register_rows, [F(None, 8), F(None, 8), I32], _register_rows_in,
          _register_rows_ref),
 ]

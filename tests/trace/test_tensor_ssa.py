@@ -102,3 +102,11 @@ def test_shapes_must_agree() -> None:
     with pytest.raises(TraceError) as info:
         a + b  # noqa: B018
     assert info.value.diagnostic.code == "tensor-ssa-shape"
+
+
+def test_full_values() -> None:
+    v = cute.full((2, 3), 7, Float32)
+    assert v.shape == (2, 3) and v.dtype is Float32 and _numbers(v) == [7.0] * 6
+    z = cute.zeros_like(v, Int32)
+    assert z.dtype is Int32 and _numbers(z) == [0.0] * 6
+    assert _numbers(cute.ones_like(v) + v) == [8.0] * 6

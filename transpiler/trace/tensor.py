@@ -251,6 +251,11 @@ def make_fragment_like(src: Any, dtype: type[Numeric] | None = None) -> Tensor:
     return make_rmem_tensor(_fragment_layout(layout), dtype)
 
 
+def make_rmem_tensor_like(src: Any, dtype: type[Numeric] | None = None) -> Tensor:
+    """`cute.make_rmem_tensor_like(tensor, dtype)`: `make_fragment_like`'s register tensor."""
+    return make_fragment_like(src, dtype)
+
+
 def _fragment_layout(layout: L.Layout) -> L.Layout:
     """CuTe's make_fragment_like(layout): mode 0 compact, the other modes compact after it in
     the order of the source's strides (column-major where the strides are run-time values)."""

@@ -11,6 +11,7 @@ from .tensor import (
     make_fragment_like,
     make_identity_tensor,
     make_rmem_tensor,
+    make_rmem_tensor_like,
     make_tensor,
 )
 from .tensor_algebra import (
@@ -29,14 +30,26 @@ from .tensor_algebra import (
     tiled_divide,
     zipped_divide,
 )
-from .tensor_math import exp, exp2, log, log2, sqrt, where
+from .tensor_math import (
+    exp,
+    exp2,
+    full,
+    full_like,
+    log,
+    log2,
+    ones_like,
+    sqrt,
+    where,
+    zeros_like,
+)
 from .tensor_reduce import ReductionOp
 from .tensor_ssa import TensorSSA
 
 __all__ = [
     "ReductionOp", "Tensor", "TensorSSA", "composition", "domain_offset", "elem_less", "exp",
-    "exp2", "flat_divide", "flatten", "group_modes", "local_partition", "local_tile", "log",
-    "log2", "logical_divide", "make_fragment_like", "make_identity_tensor", "make_layout",
-    "make_layout_tv", "make_rmem_tensor", "make_tensor", "rank", "select", "size", "sqrt",
-    "tiled_divide", "where", "zipped_divide",
+    "exp2", "flat_divide", "flatten", "full", "full_like", "group_modes", "local_partition",
+    "local_tile", "log", "log2", "logical_divide", "make_fragment_like", "make_identity_tensor",
+    "make_layout", "make_layout_tv", "make_rmem_tensor", "make_rmem_tensor_like", "make_tensor",
+    "ones_like", "rank", "select", "size", "sqrt", "tiled_divide", "where", "zeros_like",
+    "zipped_divide",
 ]

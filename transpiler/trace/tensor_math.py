@@ -1,6 +1,6 @@
-"""Functions on TensorSSA values and numbers: `cute.where(cond, x, y)` and the math functions
+"""Functions making and combining TensorSSA values: `cute.where(cond, x, y)`, the math functions
 (`cute.exp`, `exp2`, `log`, `log2`, `sqrt`; element by element, `bbx::exp(x)` in C++, computed in
-Python for static numbers)."""
+Python for static numbers) and `cute.full` / `full_like` / `zeros_like` / `ones_like`."""
 
 from __future__ import annotations
 
@@ -69,3 +69,34 @@ exp2 = _math("exp2", lambda v: 2.0 ** v)
 log = _math("log", math.log)
 log2 = _math("log2", math.log2)
 sqrt = _math("sqrt", math.sqrt)
+
+
+def full(shape: Any, fill_value: Any, dtype: type[Numeric]) -> TensorSSA:
+    """`cute.full(shape, fill_value, dtype)`: a value of static `shape`, every element
+    `fill_value` as `dtype`."""
+    if not it.is_static(shape):
+        raise trace_error("tensor-ssa-shape", f"cute.full of shape {shape}",
+                          "a TensorSSA has a static shape")
+    if not (isinstance(dtype, type) and issubclass(dtype, Numeric) and dtype.bbx_row):
+        raise trace_error("tensor-ssa-to", f"cute.full of {dtype!r}",
+                          "the element type is a DSL numeric type such as cutlass.Float32")
+    element = dtype(fill_value)
+    return TensorSSA([element] * it.product(shape), shape, dtype)
+
+
+def full_like(like: Any, fill_value: Any, dtype: type[Numeric] | None = None) -> TensorSSA:
+    """`cute.full_like(v, fill_value, dtype)`: `full` with the shape (and type) of a TensorSSA
+    value or of a tensor of static shape."""
+    shape = like.shape
+    if dtype is None:
+        dtype = like.dtype if isinstance(like, TensorSSA) else like.element_type
+    assert dtype is not None
+    return full(shape, fill_value, dtype)
+
+
+def zeros_like(like: Any, dtype: type[Numeric] | None = None) -> TensorSSA:
+    return full_like(like, 0, dtype)
+
+
+def ones_like(like: Any, dtype: type[Numeric] | None = None) -> TensorSSA:
+    return full_like(like, 1, dtype)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from . import arch, printing, tensor_api
+from . import arch, layout, layout_algebra, printing, swizzle, tensor_api, tensor_io
 
 TRACED: dict[str, Callable[..., Any]] = {
     "cute.arch.thread_idx": arch.thread_idx,
@@ -18,6 +18,17 @@ TRACED: dict[str, Callable[..., Any]] = {
     "cute.arch.barrier": arch.barrier,
     "cute.printf": printing.printf,
     **{f"cute.{name}": getattr(tensor_api, name) for name in tensor_api.__all__},
+    "cute.autovec_copy": tensor_io.autovec_copy,
+    # layouts of static leaves (what the tensor API does not cover)
+    **{f"cute.{fn.__name__}": fn for fn in (
+        layout.make_ordered_layout, layout.coalesce, layout.cosize, layout.append,
+        layout.prepend, layout.filter_zeros, layout_algebra.complement,
+        layout_algebra.right_inverse, layout_algebra.left_inverse,
+        layout_algebra.logical_product, layout_algebra.blocked_product,
+        layout_algebra.raked_product, layout_algebra.zipped_product,
+        layout_algebra.tiled_product, layout_algebra.flat_product, layout_algebra.tile_to_shape,
+        layout_algebra.recast_layout, layout_algebra.upcast, layout_algebra.downcast,
+        swizzle.make_swizzle, swizzle.make_composed_layout)},
 }
 
 

@@ -44,8 +44,12 @@ class KernelArgument(Protocol):
     """A run-time value that can be passed to a kernel, as one or more C++ parameters (a tensor:
     its pointer and each run-time extent and stride)."""
 
-    def bbx_kernel_pieces(self) -> list[tuple[str, c.Expr]]:
-        """(name suffix, C++ value in the launching function) of each parameter."""
+    def bbx_piece_names(self) -> list[str]:
+        """The name suffix of each parameter (the Python name's, for each C++ parameter)."""
+        ...
+
+    def bbx_piece_values(self) -> list[c.Expr]:
+        """The C++ value of each parameter, in the launching function (spelled once)."""
         ...
 
     def bbx_parameter(self, names: list[str]) -> Any:
@@ -64,6 +68,11 @@ def kernel_argument(value: Any) -> KernelArgument | None:
         return None if value.is_static else _NumericArgument(value)
     if isinstance(value, Tensor):
         return TensorArgument(value)
+    if isinstance(value, (tuple, list)):
+        items = [kernel_argument(v) for v in value]
+        if any(item is not None for item in items):
+            return _SequenceArgument(type(value), tuple(value), tuple(items))
+        return None
     return value if isinstance(value, KernelArgument) else None
 
 
@@ -73,14 +82,51 @@ class _NumericArgument:
 
     value: Numeric
 
-    def bbx_kernel_pieces(self) -> list[tuple[str, c.Expr]]:
-        return [("", self.value.expr())]
+    def bbx_piece_names(self) -> list[str]:
+        return [""]
+
+    def bbx_piece_values(self) -> list[c.Expr]:
+        return [self.value.expr()]
 
     def bbx_parameter(self, names: list[str]) -> Any:
         return self.value.dtype.run_time(c.Id(names[0]))
 
     def bbx_parameter_key(self) -> object:
         return self.value.dtype
+
+
+@dataclass(frozen=True)
+class _SequenceArgument:
+    """A tuple or list holding run-time values (`mC.shape`): the run-time elements' parameters,
+    the Python ones constants of the kernel."""
+
+    kind: type
+    values: tuple[Any, ...]
+    items: tuple[KernelArgument | None, ...]
+
+    def bbx_piece_names(self) -> list[str]:
+        return [f"_{i}{suffix}" for i, item in enumerate(self.items) if item is not None
+                for suffix in item.bbx_piece_names()]
+
+    def bbx_piece_values(self) -> list[c.Expr]:
+        return [value for item in self.items if item is not None
+                for value in item.bbx_piece_values()]
+
+    def bbx_parameter(self, names: list[str]) -> Any:
+        remaining = iter(names)
+        rebuilt = []
+        for value, item in zip(self.values, self.items, strict=True):
+            if item is None:
+                rebuilt.append(value)
+            else:
+                count = len(item.bbx_piece_names())
+                rebuilt.append(item.bbx_parameter([next(remaining) for _ in range(count)]))
+        return self.kind(rebuilt)
+
+    def bbx_parameter_key(self) -> object:
+        return (self.kind, tuple(item.bbx_parameter_key() if item is not None
+                                 else _constant_key(value)
+                                 for value, item in zip(self.values, self.items, strict=True)))
 
 
 # -- the specialization's module ------------------------------------------------------------------
@@ -166,12 +212,13 @@ class KernelCall:
         key = (raw_function(self.fn), tuple(_static_key(block_dims)), tuple(
             (name, arg.bbx_parameter_key() if arg is not None else _constant_key(value))
             for (name, value), arg in zip(bound.arguments.items(), passed.values(), strict=True)))
-        pieces = {name: arg.bbx_kernel_pieces() for name, arg in passed.items()
-                  if arg is not None}
+        values = [value for arg in passed.values() if arg is not None
+                  for value in arg.bbx_piece_values()]
         kernel = module._by_key.get(key)
         if kernel is None:
             site = user_location()
-            suffixes = {name: [suffix for suffix, _ in made] for name, made in pieces.items()}
+            suffixes = {name: arg.bbx_piece_names() for name, arg in passed.items()
+                        if arg is not None}
             try:
                 kernel = _trace_kernel(self.fn, bound, passed, suffixes, module)
             except TraceError as e:
@@ -182,7 +229,7 @@ class KernelCall:
             module._by_key[key] = kernel
             module.kernels.append(kernel)
         max_threads = c.Type("bbx::block_threads_t", tuple(_extent_type(d) for d in block_dims))
-        arguments = tuple(value for made in pieces.values() for _, value in made)
+        arguments = tuple(values)
         template_args: tuple[c.CxxType | c.Expr, ...] = (max_threads, *(
             c.Decltype(a, decay=True) for a in arguments))
         ctx.emit(c.Launch(c.TemplateId(kernel.name, template_args),

@@ -6,12 +6,13 @@ static layout a fact of the kernel's trace).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from ..cxx import ast as c
-from . import int_tuple as it
 from . import layout as L
+from .coord_iterator import Basis, CoordIterator
 from .errors import trace_error
 from .pointer import Pointer
 from .register_array import RegisterArray
@@ -42,62 +43,91 @@ def host_tensor(cname: str, dtype: type[Numeric], shape: tuple[int | None, ...],
 _RUN_TIME = "?"
 
 
+def _run_time_leaves(x: Any) -> list[RunTimeInt]:
+    """The run-time integers in `x` (int tuples, coordinate bases), in a fixed order."""
+    if isinstance(x, RunTimeInt):
+        return [x]
+    if isinstance(x, tuple):
+        return [leaf for e in x for leaf in _run_time_leaves(e)]
+    if isinstance(x, Basis):
+        return _run_time_leaves(x.coeffs)
+    return []
+
+
+def _rebuilt(x: Any, fresh: Iterator[RunTimeInt]) -> Any:
+    """`x` with each run-time integer replaced by the next of `fresh` (the order above)."""
+    if isinstance(x, RunTimeInt):
+        return next(fresh)
+    if isinstance(x, tuple):
+        return tuple(_rebuilt(e, fresh) for e in x)
+    if isinstance(x, Basis):
+        return Basis(_rebuilt(x.coeffs, fresh))
+    return x
+
+
+def _key(x: Any) -> Any:
+    if isinstance(x, RunTimeInt):
+        return (_RUN_TIME, x.value.dtype)
+    if isinstance(x, tuple):
+        return tuple(_key(e) for e in x)
+    if isinstance(x, Basis):
+        return ("basis", _key(x.coeffs))
+    return x
+
+
 @dataclass(frozen=True)
 class TensorArgument:
-    """A tensor passed to a kernel."""
+    """A tensor passed to a kernel: the pointer (none for an identity tensor) and every run-time
+    integer of its iterator and layout become parameters."""
 
     tensor: Tensor
 
-    def _pointer(self) -> Pointer:
+    def _parts(self) -> tuple[Any, ...]:
+        """What the kernel's tensor is rebuilt from: the iterator's integers, then the
+        layout's."""
+        iterator, layout = self.tensor.iterator, self.tensor.trace_layout
+        if isinstance(iterator, Pointer):
+            if isinstance(iterator.base, RegisterArray):
+                raise trace_error("kernel-argument", "a register tensor passed to a kernel",
+                                  "kernels take tensors in global or shared memory and identity "
+                                  "tensors; make this one inside the kernel")
+            return (layout.shape, layout.stride)
+        return (iterator.shape, iterator.offset, layout.shape, layout.stride)
+
+    def bbx_piece_names(self) -> list[str]:
+        pointer = [""] if isinstance(self.tensor.iterator, Pointer) else []
+        return pointer + [f"_{i}" for i in range(len(_run_time_leaves(self._parts())))]
+
+    def bbx_piece_values(self) -> list[c.Expr]:
+        values: list[c.Expr] = []
         iterator = self.tensor.iterator
-        if not isinstance(iterator, Pointer) or isinstance(iterator.base, RegisterArray):
-            what = ("a register tensor" if isinstance(iterator, Pointer)
-                    else "a coordinate (identity) tensor")
-            raise trace_error("kernel-argument", f"{what} passed to a kernel",
-                              "kernels take tensors in global or shared memory; make this one "
-                              "inside the kernel")
-        return iterator
-
-    def _leaves(self) -> list[tuple[str, RunTimeInt]]:
-        layout = self.tensor.trace_layout
-        shape, stride = it.flatten_to_tuple(layout.shape), it.flatten_to_tuple(layout.stride)
-        return [(f"_{what}{i}", leaf)
-                for what, leaves in (("shape", shape), ("stride", stride))
-                for i, leaf in enumerate(leaves) if isinstance(leaf, RunTimeInt)]
-
-    def bbx_kernel_pieces(self) -> list[tuple[str, c.Expr]]:
-        pointer = self._pointer()
-        base = pointer.base_expr()
-        if not (isinstance(pointer.offset, int) and pointer.offset == 0):
-            offset = pointer.offset
-            base = c.Binary("+", base, offset.value.expr() if isinstance(offset, RunTimeInt)
-                            else c.Lit(str(offset)))
-        return [("", base), *((suffix, leaf.value.expr()) for suffix, leaf in self._leaves())]
+        if isinstance(iterator, Pointer):
+            base = iterator.base_expr()
+            if not (isinstance(iterator.offset, int) and iterator.offset == 0):
+                offset = iterator.offset
+                base = c.Binary("+", base, offset.value.expr() if isinstance(offset, RunTimeInt)
+                                else c.Lit(str(offset)))
+            values.append(base)
+        return values + [leaf.value.expr() for leaf in _run_time_leaves(self._parts())]
 
     def bbx_parameter(self, names: list[str]) -> Tensor:
-        pointer = self._pointer()
-        fresh = iter(names[1:])
-
-        def rebind(leaf: Any) -> Any:
-            if isinstance(leaf, RunTimeInt):
-                return RunTimeInt(leaf.value.dtype.run_time(c.Id(next(fresh))))
-            return leaf
-
-        layout = self.tensor.trace_layout
-        shape = it.unflatten(tuple(rebind(x) for x in it.flatten_to_tuple(layout.shape)),
-                             layout.shape)
-        stride = it.unflatten(tuple(rebind(x) for x in it.flatten_to_tuple(layout.stride)),
-                              layout.stride)
-        return Tensor(Pointer(c.Id(names[0]), pointer.dtype, pointer.memspace),
-                      L.Layout(shape, stride))
+        iterator = self.tensor.iterator
+        pointer_name = names[0] if isinstance(iterator, Pointer) else None
+        leaf_names = names[1:] if pointer_name is not None else names
+        leaves = _run_time_leaves(self._parts())
+        fresh = iter([RunTimeInt(leaf.value.dtype.run_time(c.Id(name)))
+                      for leaf, name in zip(leaves, leaf_names, strict=True)])
+        parts = _rebuilt(self._parts(), fresh)
+        if isinstance(iterator, Pointer):
+            assert pointer_name is not None
+            shape, stride = parts
+            return Tensor(Pointer(c.Id(pointer_name), iterator.dtype, iterator.memspace),
+                          L.Layout(shape, stride))
+        coord_shape, offset, shape, stride = parts
+        return Tensor(CoordIterator(coord_shape, offset), L.Layout(shape, stride))
 
     def bbx_parameter_key(self) -> object:
-        pointer = self._pointer()
-        layout = self.tensor.trace_layout
-
-        def key(t: Any) -> Any:
-            if isinstance(t, tuple):
-                return tuple(key(x) for x in t)
-            return (_RUN_TIME, t.value.dtype) if isinstance(t, RunTimeInt) else t
-
-        return ("tensor", pointer.dtype, pointer.memspace, key(layout.shape), key(layout.stride))
+        iterator = self.tensor.iterator
+        kind = (("pointer", iterator.dtype, iterator.memspace) if isinstance(iterator, Pointer)
+                else ("coordinates",))
+        return ("tensor", kind, _key(self._parts()))

@@ -59,3 +59,10 @@ def store(t: Tensor, value: Any) -> None:
         value = value.to(dtype)
     for i, e in enumerate(value.elements):
         t.iterator.write(layout(i), store_value(e, dtype))
+
+
+def autovec_copy(src: Tensor, dst: Tensor) -> None:
+    """`cute.autovec_copy(src, dst)`: each element of `src` into the element of `dst` at the
+    same coordinate (the DSL picks vector widths the layouts allow; here the C++ compiler
+    does)."""
+    store(dst, load(src))

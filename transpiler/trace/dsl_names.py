@@ -7,7 +7,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from . import arch, layout, layout_algebra, printing, swizzle, tensor_api, tensor_io
+from . import (
+    arch,
+    copy,
+    layout,
+    layout_algebra,
+    printing,
+    smem,
+    swizzle,
+    tensor_api,
+    tensor_io,
+)
 
 TRACED: dict[str, Callable[..., Any]] = {
     "cute.arch.thread_idx": arch.thread_idx,
@@ -19,6 +29,12 @@ TRACED: dict[str, Callable[..., Any]] = {
     "cute.printf": printing.printf,
     **{f"cute.{name}": getattr(tensor_api, name) for name in tensor_api.__all__},
     "cute.autovec_copy": tensor_io.autovec_copy,
+    "cute.nvgpu.CopyUniversalOp": copy.CopyUniversalOp,
+    "cute.make_copy_atom": copy.make_copy_atom,
+    "cute.make_tiled_copy_tv": copy.make_tiled_copy_tv,
+    "cute.make_tiled_copy": copy.make_tiled_copy,
+    "cute.copy": copy.copy,
+    "utils.SmemAllocator": smem.SmemAllocator,
     # layouts of static leaves (what the tensor API does not cover)
     **{f"cute.{fn.__name__}": fn for fn in (
         layout.make_ordered_layout, layout.coalesce, layout.cosize, layout.append,

@@ -136,6 +136,7 @@ class _SequenceArgument:
 class TracedKernel:
     name: str
     function: c.Function
+    smem_bytes: int  # what its SmemAllocators take (a launch without `smem=` passes it)
 
 
 @dataclass
@@ -169,6 +170,8 @@ class KernelTrace:
 
     name: str
     context: TraceContext
+    #: dynamic shared memory its allocations take so far (bbx.trace.smem)
+    smem_bytes: int = 0
 
 
 def current_kernel(what: str) -> KernelTrace:
@@ -193,7 +196,7 @@ class KernelCall:
         self.args = args
         self.kwargs = kwargs
 
-    def launch(self, *, grid: Any = (1, 1, 1), block: Any = (1, 1, 1), smem: Any = 0,
+    def launch(self, *, grid: Any = (1, 1, 1), block: Any = (1, 1, 1), smem: Any = None,
                stream: Any = None, **options: Any) -> None:
         ctx = require("a kernel launch")
         module = _MODULE.get()
@@ -233,7 +236,8 @@ class KernelCall:
         template_args: tuple[c.CxxType | c.Expr, ...] = (max_threads, *(
             c.Decltype(a, decay=True) for a in arguments))
         ctx.emit(c.Launch(c.TemplateId(kernel.name, template_args),
-                          _dim3(grid_dims), _dim3(block_dims), as_numeric(smem).expr(),
+                          _dim3(grid_dims), _dim3(block_dims),
+                          as_numeric(kernel.smem_bytes if smem is None else smem).expr(),
                           c.Id("stream") if stream is None else as_numeric(stream).expr(),
                           arguments))
 
@@ -291,7 +295,8 @@ def _trace_kernel(fn: Any, bound: inspect.BoundArguments, passed: dict[str, Any]
     params: list[c.Param] = []
     template_params = ["MaxThreads"]
     arguments = dict(bound.arguments)
-    token = _KERNEL.set(KernelTrace(name, ctx))
+    trace = KernelTrace(name, ctx)
+    token = _KERNEL.set(trace)
     try:
         with activate(ctx):
             for pname, arg in passed.items():
@@ -323,4 +328,4 @@ def _trace_kernel(fn: Any, bound: inspect.BoundArguments, passed: dict[str, Any]
     function = c.Function(name=name, template_params=template_params,
                           space="BBX_GLOBAL BBX_LAUNCH_BOUNDS(MaxThreads)", return_type="void",
                           params=params, body=list(ctx.root.stmts), comments=comments)
-    return TracedKernel(name, function)
+    return TracedKernel(name, function, trace.smem_bytes)

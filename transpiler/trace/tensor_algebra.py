@@ -210,3 +210,9 @@ def elem_less(a: Any, b: Any) -> Any:
         return bool(result.value)
     return result if isinstance(result, Numeric) else bool(result)
 
+
+
+def ceil_div(a: Any, b: Any) -> Any:
+    """`cute.ceil_div(a, b)`: ⌈a / b⌉ of integers or, leaf by leaf, of int tuples."""
+    with algebra_errors("cute.ceil_div"):
+        return user_value(it.ceil_div(int_tuple_in(a), int_tuple_in(b)))

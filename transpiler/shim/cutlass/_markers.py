@@ -8,7 +8,6 @@ from typing import Any
 from bbx.host_errors import HostApiError, user_frame
 from bbx.host_names import host_call_diagnostic
 from bbx.trace.context import current as tracing
-from bbx.trace.dsl_names import traced_name
 from bbx.trace.errors import trace_error
 
 
@@ -60,6 +59,13 @@ class DeviceOnly:
 
     def __repr__(self) -> str:
         return f"<bbx device-only {self._qualname}>"
+
+
+def traced_name(qualname: str) -> Any:
+    """The registry's trace face of a DSL name (bbx.dsl.trace_face), or None."""
+    from bbx.dsl.trace_face import traced_name as face  # noqa: PLC0415 - the registry, only while tracing
+
+    return face(qualname)
 
 
 def resolved(value: Any) -> Any:

@@ -1,16 +1,11 @@
 """``cutlass.cute.nvgpu``: copy/MMA operation names. Transpiled code maps them onto AMD atoms;
-on the host they are plain marker classes."""
+the universal copy is the tracer's class (staged execution), the others plain marker classes."""
 
 from __future__ import annotations
 
+from bbx.trace.copy import CopyUniversalOp  # noqa: F401 - the DSL's name
+
 from ..._markers import DeviceOnly, module_getattr
-
-
-class CopyUniversalOp:
-    """The universal (plain load/store) copy operation."""
-
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        self.args, self.kwargs = args, kwargs
 
 
 class MmaUniversalOp:

@@ -1,0 +1,208 @@
+"""Copy atoms and tiled copies at trace time: `cute.make_copy_atom`, `cute.make_tiled_copy_tv`,
+`tiled_copy.get_slice(tidx).partition_S/D(t)`, and `cute.copy(atom, src, dst, pred=...)`.
+
+The partitions are CuTe's (`include/cute/atom/copy_atom.hpp`, TiledCopy::tidfrg_S and
+ThrCopy::partition_S), computed by the Python layout algebra so that their shapes are static
+facts of the trace:
+
+    zipped_divide(t, tiler)                 ((TileM,TileN), (RestM,RestN))
+    tile mode o thrval2mn                   ((thr, (atom_val, rest_val)), (RestM,RestN))
+    slice thr = tidx                        ((atom_val, rest_val), RestM, RestN)
+
+where thrval2mn is the tiled copy's (thread, value) -> tile layout regrouped by atom
+(CuTe's coalesce(zip(zipped_divide(layout_tv, (atom_thr, atom_val)))). A copy moves mode 0
+of each partition per step, as CuTe's copy does, under the step's predicate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..cxx import ast as c
+from . import int_tuple as it
+from . import layout as L
+from .context import require
+from .errors import trace_error
+from .layout_algebra import composition, make_layout_tv, zipped_divide
+from .pointer import Pointer
+from .run_time_int import leaf_in
+from .scalar import Numeric, as_numeric
+from .tensor import Tensor, algebra_errors
+from .tensor_algebra import zipped_divide as tensor_zipped_divide
+
+
+class CopyUniversalOp:
+    """`cute.nvgpu.CopyUniversalOp()`: a copy by ordinary loads and stores."""
+
+    __module__ = "cutlass.cute.nvgpu"
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        del args, kwargs  # the DSL's optional MLIR arguments
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CopyUniversalOp)
+
+    def __hash__(self) -> int:
+        return hash(CopyUniversalOp)
+
+    def __repr__(self) -> str:
+        return "CopyUniversalOp()"
+
+
+@dataclass(frozen=True)
+class CopyAtom:
+    """One thread copying `values` elements of `value_type` per step."""
+
+    op: Any
+    value_type: type[Numeric]
+    values: int
+
+    @property
+    def num_bits_per_copy(self) -> int:
+        return self.values * self.value_type.width
+
+
+def make_copy_atom(op: Any, copy_internal_type: Any, *, num_bits_per_copy: Any = None,
+                   **_dsl_options: Any) -> CopyAtom:
+    """`cute.make_copy_atom(op, dtype, num_bits_per_copy=bits)`."""
+    if not isinstance(op, CopyUniversalOp):
+        raise trace_error("copy-op", f"a copy atom of {op!r}",
+                          "staged execution traces cute.nvgpu.CopyUniversalOp copies so far")
+    if not (isinstance(copy_internal_type, type) and issubclass(copy_internal_type, Numeric)):
+        raise trace_error("copy-dtype", f"a copy atom of {copy_internal_type!r}",
+                          "give the element type (cutlass.Float32, a tensor's .element_type)")
+    bits = copy_internal_type.width if num_bits_per_copy is None else int(num_bits_per_copy)
+    if bits % copy_internal_type.width:
+        raise trace_error("copy-bits", f"num_bits_per_copy={bits} for {copy_internal_type}",
+                          f"a multiple of the element width ({copy_internal_type.width})")
+    return CopyAtom(op, copy_internal_type, bits // copy_internal_type.width)
+
+
+@dataclass(frozen=True)
+class TiledCopy:
+    """`atom` repeated over threads: `layout_tv` maps (thread, value) to an index of the tile
+    `tiler_mn`."""
+
+    atom: CopyAtom
+    layout_tv: L.Layout
+    tiler_mn: Any
+
+    @property
+    def size(self) -> Any:
+        """The number of threads."""
+        return L.size(self.layout_tv[0])
+
+    @property
+    def layout_tv_tiled(self) -> L.Layout:
+        return self.layout_tv
+
+    def thrval2mn(self) -> L.Layout:
+        """((thread, (atom value, rest value)) -> tile index: the (thread, value) layout
+        regrouped by atom (CuTe's tile2thrfrg for a universal copy, whose source and reference
+        layouts agree)."""
+        atom = zipped_divide(self.layout_tv, (1, self.atom.values))
+        zipped = L.zip_layouts(atom[0], atom[1])  # ((atom_thr, rest_thr), (atom_val, rest_val))
+        return L.coalesce(zipped, (1, (1, 1)))
+
+    def get_slice(self, thr_idx: Any) -> ThrCopy:
+        return ThrCopy(self, thr_idx)
+
+    def partition(self, t: Tensor) -> Tensor:
+        """((thread, (atom_val, rest_val)), RestM, RestN, ...) of `t`."""
+        if not isinstance(t, Tensor):
+            raise trace_error("copy-partition", f"a partition of a {type(t).__name__}",
+                              "partition a tensor")
+        with algebra_errors("partitioning by a tiled copy"):
+            tiled = tensor_zipped_divide(t, self.tiler_mn)
+            layout = tiled.trace_layout
+            tv = composition(layout[0], self.thrval2mn())
+            rest = layout[1]
+            modes = it.wrap(rest.shape)
+            strides = it.wrap(rest.stride)
+            return Tensor(tiled.iterator, L.Layout((tv.shape, *modes), (tv.stride, *strides)))
+
+
+def make_tiled_copy_tv(atom: CopyAtom, thr_layout: Any, val_layout: Any) -> TiledCopy:
+    """`cute.make_tiled_copy_tv(atom, thr_layout, val_layout)`."""
+    with algebra_errors("cute.make_tiled_copy_tv"):
+        tiler, layout_tv = make_layout_tv(thr_layout, val_layout)
+    _check_atom(atom, layout_tv)
+    return TiledCopy(atom, layout_tv, tiler)
+
+
+def make_tiled_copy(atom: CopyAtom, layout_tv: Any, tiler_mn: Any) -> TiledCopy:
+    """`cute.make_tiled_copy(atom, layout_tv, tiler_mn)`."""
+    _check_atom(atom, layout_tv)
+    return TiledCopy(atom, layout_tv, tiler_mn)
+
+
+def _check_atom(atom: CopyAtom, layout_tv: L.Layout) -> None:
+    values = L.size(layout_tv[1])
+    if values % atom.values:
+        raise trace_error("copy-atom-values",
+                          f"a tiled copy of {values} values per thread with an atom of "
+                          f"{atom.values}", "each thread's values are whole atoms")
+
+
+@dataclass(frozen=True)
+class ThrCopy:
+    """One thread's view of a tiled copy (`tiled_copy.get_slice(tidx)`)."""
+
+    tiled_copy: TiledCopy
+    thr_idx: Any
+
+    def partition_S(self, t: Tensor) -> Tensor:  # noqa: N802 - the DSL's name
+        return self._slice(self.tiled_copy.partition(t))
+
+    def partition_D(self, t: Tensor) -> Tensor:  # noqa: N802 - the DSL's name
+        return self._slice(self.tiled_copy.partition(t))
+
+    def _slice(self, part: Tensor) -> Tensor:
+        rank = len(it.wrap(part.trace_layout.shape))
+        coord = ((leaf_in(self.thr_idx), None),) + (None,) * (rank - 1)
+        return part[coord]
+
+
+def copy(atom: Any, src: Tensor, dst: Tensor, *, pred: Tensor | None = None,
+         **_dsl_options: Any) -> None:
+    """`cute.copy(atom, src, dst, pred=None)`: each element of `src` into the element of `dst` of
+    the same (flat) index. A predicate has one entry per element, or one per index of modes 1..
+    (CuTe's copy_if: a step moves mode 0); an element whose predicate is false is neither read
+    nor written."""
+    if not isinstance(atom, (CopyAtom, TiledCopy)):
+        raise trace_error("copy-atom", f"cute.copy with a {type(atom).__name__}",
+                          "give a copy atom or a tiled copy")
+    for what, t in (("source", src), ("destination", dst)):
+        if not isinstance(t, Tensor) or not isinstance(t.iterator, Pointer):
+            raise trace_error("copy-tensor", f"cute.copy: the {what} is not a tensor in memory")
+    src_layout, dst_layout = src.trace_layout, dst.trace_layout
+    if not (it.is_static(src_layout.shape) and it.is_static(dst_layout.shape)):
+        raise trace_error("copy-shape", "cute.copy of partitions of run-time shape",
+                          "partition tiles of static shape")
+    n = L.size(src_layout)
+    if L.size(dst_layout) != n:
+        raise trace_error("copy-shape", f"cute.copy from shape {src_layout.shape} to "
+                          f"{dst_layout.shape}", "the sizes must be the same")
+    if pred is None:
+        for e in range(n):
+            dst[e] = src[e]
+        return
+    per_step = it.product(it.wrap(src_layout.shape)[0])
+    entries = L.size(pred.trace_layout)
+    if entries == n:
+        group = 1  # a predicate per element
+    elif entries * per_step == n:
+        group = per_step  # a predicate per step
+    else:
+        raise trace_error("copy-pred", f"a predicate of shape {pred.trace_layout.shape} for a "
+                          f"copy of shape {src_layout.shape}",
+                          "give one predicate per element, or one per index of modes 1..")
+    ctx = require("cute.copy")
+    for first in range(0, n, group):
+        condition = as_numeric(pred[first // group]).expr()
+        block = ctx.child("if", None)
+        with ctx.enter(block):
+            for e in range(first, first + group):
+                dst[e] = src[e]
+        ctx.emit(c.If(condition, tuple(block.stmts)))

@@ -19,8 +19,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ..analysis.call_facts import POINTER_ELEMENT, SCALAR_ELEMENT, TENSOR_ELEMENT, CallFacts
 from .. import settings
+from ..analysis.call_facts import POINTER_ELEMENT, SCALAR_ELEMENT, TENSOR_ELEMENT, CallFacts
 from ..paths import include_dir
 from ..targets import toolchain
 from ..translate import FunctionInfo, TranslationResult, translate_source

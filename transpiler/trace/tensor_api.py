@@ -47,8 +47,8 @@ from .tensor_reduce import ReductionOp
 from .tensor_ssa import TensorSSA
 
 __all__ = [
-    "ReductionOp", "Tensor", "TensorSSA", "ceil_div", "composition", "domain_offset",
-    "elem_less", "exp", "exp2", "flat_divide", "flatten", "full", "full_like", "group_modes", "local_partition",
+    "ReductionOp", "Tensor", "TensorSSA", "ceil_div", "composition", "domain_offset", "elem_less",
+    "exp", "exp2", "flat_divide", "flatten", "full", "full_like", "group_modes", "local_partition",
     "local_tile", "log", "log2", "logical_divide", "make_fragment_like", "make_identity_tensor",
     "make_layout", "make_layout_tv", "make_rmem_tensor", "make_rmem_tensor_like", "make_tensor",
     "ones_like", "rank", "select", "size", "sqrt", "tiled_divide", "where", "zeros_like",

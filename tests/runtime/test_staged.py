@@ -12,6 +12,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 KERNELS = '''
@@ -104,7 +106,7 @@ def test_a_name_not_traced_yet_is_a_located_error(tmp_path: Path) -> None:
 
         @cute.kernel
         def kernel(n: cutlass.Int32):
-            lane = cute.arch.lane_idx()
+            mma = cute.make_tiled_mma(n)
 
 
         @cute.jit
@@ -115,7 +117,24 @@ def test_a_name_not_traced_yet_is_a_located_error(tmp_path: Path) -> None:
         host(cutlass.Int32(4))
     '''})
     assert proc.returncode == 1, proc.stdout
-    assert "driver.py:8:" in proc.stdout and "cute.arch.lane_idx is not traced yet" \
+    assert "driver.py:8:" in proc.stdout and "cute.make_tiled_mma is not traced yet" \
         in proc.stdout, proc.stdout
     assert "in the kernel launched at driver.py:13" in proc.stdout, proc.stdout
     assert "Traceback" not in proc.stdout
+
+
+SAMPLES = sorted(p.stem for p in (ROOT / "samples").glob("*.py"))
+
+
+@pytest.mark.parametrize("sample", SAMPLES)
+def test_every_sample_passes_its_own_check_by_staged_execution(sample: str,
+                                                               tmp_path: Path) -> None:
+    """Each sample (its kernels, a driver that checks them against torch on random inputs)
+    traced instead of translated, on the simulator."""
+    env = {**os.environ, "BBX_STAGED": "1", "BBX_TARGET": "cpu",
+           "BBX_CACHE_DIR": str(tmp_path / "cache")}
+    proc = subprocess.run([sys.executable, "-m", "bbx.cli", "run", str(ROOT / "samples" /
+                                                                       f"{sample}.py")],
+                          cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True, timeout=900)
+    assert proc.returncode == 0 and "PASS" in proc.stdout, proc.stdout[-4000:]

@@ -202,6 +202,7 @@ def copy(atom: Any, src: Tensor, dst: Tensor, *, pred: Tensor | None = None,
     for first in range(0, n, group):
         condition = as_numeric(pred[first // group]).expr()
         block = ctx.child("if", None)
+        block.last_line = ctx.block.last_line  # the `if` has the copy's line above it
         with ctx.enter(block):
             for e in range(first, first + group):
                 dst[e] = src[e]

@@ -94,9 +94,18 @@ class TensorArgument:
             return (layout.shape, layout.stride)
         return (iterator.shape, iterator.offset, layout.shape, layout.stride)
 
+    def _part_names(self) -> tuple[str, ...]:
+        if isinstance(self.tensor.iterator, Pointer):
+            return ("shape", "stride")
+        return ("coords", "origin", "shape", "stride")
+
     def bbx_piece_names(self) -> list[str]:
+        """`mX` (the pointer), then `mX_shape0`, `mX_stride1`, ... (the k-th run-time integer
+        of that part)."""
         pointer = [""] if isinstance(self.tensor.iterator, Pointer) else []
-        return pointer + [f"_{i}" for i in range(len(_run_time_leaves(self._parts())))]
+        return pointer + [f"_{what}{k}" for what, part in zip(self._part_names(), self._parts(),
+                                                             strict=True)
+                          for k in range(len(_run_time_leaves(part)))]
 
     def bbx_piece_values(self) -> list[c.Expr]:
         values: list[c.Expr] = []

@@ -3,8 +3,9 @@
     translate the module (once per source text) -> evaluate Meta -> render the specialization
     unit -> build it into the cache (or find it there) -> load -> launch (launch.py)
 
-`install()` registers it with `bbx.runtime.jit` and with the import hook, which translates every
-DSL module when it is imported so that unsupported constructs are reported up front.
+`install()` registers it with `bbx.runtime.jit` and with the record of DSL modules that the
+import hook reports to (bbx.dsl_files): every DSL module is translated when it is imported, so
+that unsupported constructs are reported up front.
 """
 
 from __future__ import annotations
@@ -19,9 +20,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from .. import dsl_files
 from ..analysis.call_facts import POINTER_ELEMENT, SCALAR_ELEMENT, TENSOR_ELEMENT, CallFacts
-from ..paths import include_dir
-from ..targets import toolchain
+from ..targets.backend import Backend
+from ..targets.registry import default_target
 from ..translate import FunctionInfo, TranslationResult, translate_source
 from . import host_callables, jit, translation_cache
 from .argspec import (
@@ -39,13 +41,12 @@ from .argspec import (
 from .builder import UnitBuild, build_unit
 from .cache import BuildCache, specialization_key
 from .dtypes import dtype as dtype_info
-from .fingerprint import tree_fingerprint
+from .fingerprint import header_library_hash
 from .launch import KernelError, Launcher
 from .native import DeviceUnavailable, open_specialization
 from .prebuilt import prebuilt_for
 from .shape_groups import infer_shape_groups
 from .specialize import evaluate_meta, operator_functor, render_unit
-from .targets import Target, default_target
 
 __all__ = ["DeviceUnavailable", "Dispatcher", "KernelError", "TranslationFailed", "install",
            "translate_module"]
@@ -96,42 +97,14 @@ def dependency_texts(translation: TranslationResult) -> dict[str, str]:
 def on_dsl_module(module_name: str, path: str, source: str) -> None:
     """Import-hook callback: record the module and translate it at import, so that diagnostics
     are reported before any of its code runs."""
-    from .. import hook
-
-    hook.dsl_modules[module_name] = path
+    dsl_files.dsl_modules[module_name] = path
     translate_module(path, source)
 
 
 @cache
-def header_library_hash() -> str:
-    """The header library's identity in cache keys: path, size and modification time of each
-    header (fingerprint.py; a touched header rebuilds, an edited one always does)."""
-    return tree_fingerprint(include_dir(), "bbx header library")
-
-
-@cache
-def compiler_identity(target: Target) -> str:
-    """The compiler of `target` as cache keys see it (toolchain.fingerprint: no process runs)."""
-    if target.is_cpu:
-        path = toolchain.simulator_compiler().path
-    elif target.is_cuda:
-        found = toolchain.cuda_compiler()
-        path = found.path if found else "nvcc"
-    else:
-        found = toolchain.amd_compiler()
-        path = found.path if found else "hipcc"
-    return toolchain.fingerprint(path)
-
-
-def unit_flags(target: Target) -> list[str]:
-    """The flags a unit for `target` is compiled with (part of the cache key)."""
-    opt = toolchain.unit_opt(target.name)
-    if target.is_cpu:
-        return toolchain.simulator_flags(opt)
-    if target.is_cuda:
-        return toolchain.cuda_unit_flags(opt)
-    found = toolchain.hip_unit_command(target.name, opt)
-    return [*found[0][1:], *found[1]] if found else []
+def compiler_identity(target: Backend) -> str:
+    """The compiler of `target` as cache keys see it (asked once per process)."""
+    return target.compiler_identity()
 
 
 def refuse_if_failed(translation: TranslationResult, qualified_name: str, where: str) -> None:
@@ -178,7 +151,7 @@ def find_host_function(translation: TranslationResult, name: str) -> FunctionInf
 
 
 class Dispatcher:
-    def __init__(self, cache: BuildCache | None = None, target: Target | None = None) -> None:
+    def __init__(self, cache: BuildCache | None = None, target: Backend | None = None) -> None:
         self.cache = cache or BuildCache()
         self.target = target
         self._launchers: dict[Any, Launcher | SequenceLauncher] = {}
@@ -196,14 +169,14 @@ class Dispatcher:
         return launcher
 
     def _specialize(self, fn: jit.JitFunction, bound_self: Any, specs: dict[str, ArgSpec],
-                    target: Target) -> Launcher | SequenceLauncher:
+                    target: Backend) -> Launcher | SequenceLauncher:
         call = prepare_call(fn, bound_self, specs, lambda t: find_function(t, fn))
         translation, info, specs = call.translation, call.info, call.specs
         stem = Path(translation.path).stem
         hip_name = f"{stem}.hip"
         label = f"{Path(fn.source_file).name}:{fn.__qualname__}"
         arguments = ", ".join(f"{n}: {s}" for n, s in specs.items())
-        unit = render_unit(translation, info, hip_name, call.meta_values, specs, target.name,
+        unit = render_unit(translation, info, hip_name, call.meta_values, specs, target,
                            f"{label}({arguments})", traced=call.traced)
         assert translation.text is not None
         dependencies = dependency_texts(translation)
@@ -215,7 +188,7 @@ class Dispatcher:
             "headers": header_library_hash(),
             "target": target.name,
             "compiler": compiler_identity(target),
-            "flags": unit_flags(target),
+            "flags": target.unit_flags(),
             "unit format": UNIT_FORMAT,
         })
 
@@ -358,9 +331,7 @@ _installed: Dispatcher | None = None
 def install(dispatcher: Dispatcher | None = None) -> Dispatcher:
     """Make jit calls build and launch through `dispatcher` (default: a new one)."""
     global _installed
-    from .. import hook
-
     _installed = dispatcher or _installed or Dispatcher()
     jit.set_dispatcher(_installed)
-    hook.set_on_dsl_module(on_dsl_module)
+    dsl_files.set_on_dsl_module(on_dsl_module)
     return _installed

@@ -38,6 +38,7 @@ from ..dsl import REGISTRY
 from ..dsl.entry import Functor
 from ..lowering.names import cxx_name
 from ..paths import templates_dir
+from ..targets.backend import Backend
 from ..translate import FunctionInfo, TranslationResult, module_namespace
 from .argspec import (
     DEFAULT_LAMBDA,
@@ -334,7 +335,7 @@ def bind_argument(index: int, name: str, spec: ArgSpec, traced: bool = False) ->
 
 
 def render_unit(translation: TranslationResult, function: FunctionInfo, hip_name: str,
-                meta_values: dict[str, Any], specs: dict[str, ArgSpec], target: str,
+                meta_values: dict[str, Any], specs: dict[str, ArgSpec], target: Backend,
                 summary: str, traced: set[str] | None = None) -> Unit:
     """The unit of one specialization; `traced`: Constexpr parameters given Python functions
     that the translation traced (bbx.runtime.host_callables)."""
@@ -363,11 +364,11 @@ def render_unit(translation: TranslationResult, function: FunctionInfo, hip_name
     instantiation = (f"template void {function_name}("
                      f"{', '.join([*(b.type_alias for b in passed), 'bbx::Stream'])});")
     digest = hashlib.sha256(
-        f"{translation.sha256}|{function.cxx_name}|{meta_lines}|{specs}|{target}".encode()
+        f"{translation.sha256}|{function.cxx_name}|{meta_lines}|{specs}|{target.name}".encode()
     ).hexdigest()[:16]
     module_name = f"bbx_{namespace}_{digest}"
     inputs = dict(
-        version=__version__, summary=summary, target=target, hip_name=hip_name,
+        version=__version__, summary=summary, target=target.name, hip_name=hip_name,
         meta_name=meta_name, meta_lines=meta_lines or ["// (no Meta members)"],
         args=bindings, typed_args=passed, call=call, module_name=module_name,
         instantiation=instantiation,

@@ -48,7 +48,7 @@ def _fail(message: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     from bbx.runtime.bundle import BuildFailed, BuildInputError, BuildRequest, build
-    from bbx.runtime.dispatch import TranslationFailed
+    from bbx.runtime.module_translation import TranslationFailed
     from bbx.targets.registry import TargetError, parse_target
 
     path, sep, name = args.function.rpartition(":")

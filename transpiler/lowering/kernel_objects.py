@@ -13,7 +13,7 @@ Constexpr parameters, configuration). bbx gives the construction that binding ti
   specialization evaluates it, so `__init__` runs in Python exactly as in the DSL, and renders
   the member as a struct nested in the caller's Meta holding the Meta members of the class's
   `__call__` (and of what it launches) evaluated with `self` = the object
-  (bbx.runtime.callable_arg.object_struct) — the configuration path of objects built on the host;
+  (bbx.runtime.meta_struct.object_struct) — the configuration path of objects built on the host;
 * the local it is assigned to is a compile-time alias of the construction (no C++ variable);
 * calling the object is calling the class's generated `__call__` with that struct as its Meta:
   `Cls_call<typename Meta::Cls_...>(args..., stream)`, its arguments bound as Python binds them

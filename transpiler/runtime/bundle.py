@@ -57,8 +57,9 @@ from .dispatch import (
     prepare_call,
     translate_module,
 )
+from .meta_struct import SpecializationError
 from .source_map import annotate_compiler_output
-from .specialize import SpecializationError, render_unit
+from .specialize import render_unit
 
 UNIT = "unit.cpp"
 COMPILER_LOG = "compiler.log"

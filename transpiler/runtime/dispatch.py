@@ -24,8 +24,8 @@ from .. import dsl_files
 from ..analysis.call_facts import POINTER_ELEMENT, SCALAR_ELEMENT, TENSOR_ELEMENT, CallFacts
 from ..targets.backend import Backend
 from ..targets.registry import default_target
-from ..translate import FunctionInfo, TranslationResult, translate_source
-from . import host_callables, jit, translation_cache
+from ..translate import FunctionInfo, TranslationResult
+from . import host_callables, jit
 from .argspec import (
     DEFAULT_LAMBDA,
     ArgSpec,
@@ -36,6 +36,7 @@ from .argspec import (
     flatten,
     flatten_values,
     jit_call_of,
+    self_config,
     validate,
 )
 from .builder import UnitBuild, build_unit
@@ -43,56 +44,19 @@ from .cache import BuildCache, specialization_key
 from .dtypes import dtype as dtype_info
 from .fingerprint import header_library_hash
 from .launch import KernelError, Launcher
+from .meta_struct import evaluate_meta
+from .module_translation import TranslationFailed, dependency_texts, translate_module
 from .native import DeviceUnavailable, open_specialization
 from .prebuilt import prebuilt_for
 from .shape_groups import infer_shape_groups
-from .specialize import evaluate_meta, operator_functor, render_unit
+from .specialize import operator_functor, render_unit
 
 __all__ = ["DeviceUnavailable", "Dispatcher", "KernelError", "TranslationFailed", "install",
            "translate_module"]
 
 
-class TranslationFailed(RuntimeError):
-    """The module of a jit function does not translate; the message holds the diagnostics."""
-
-
 #: What a built unit is (part of every cache key): 2 = a shared object with a C entry point.
 UNIT_FORMAT = 2
-
-_translations: dict[str, TranslationResult] = {}
-_translations_lock = threading.Lock()
-
-
-def translate_module(path: str, source: str | None = None,
-                     call_facts: CallFacts | None = None) -> TranslationResult:
-    """The translation of a module's source (for the facts of a call from host Python, when
-    it has functions that depend on them: bbx.analysis.call_facts), memoised per source text
-    and facts in the process and on disk (translation_cache.py)."""
-    if source is None:
-        source = Path(path).read_text(encoding="utf-8")
-    facts = call_facts.key() if call_facts is not None else ""
-    digest = hashlib.sha256(source.encode() + (f"|{facts}".encode() if facts else b"")).hexdigest()
-    with _translations_lock:
-        found = _translations.get(digest)
-        if found is None:
-            found = translation_cache.load(path, digest)
-            if found is None:
-                found = translate_source(source, Path(path).name, display_path=path,
-                                         source_path=path, call_facts=call_facts)
-                translation_cache.store(path, digest, found)
-            _translations[digest] = found
-    if not found.usable:
-        raise TranslationFailed(
-            f"bbx: {path} cannot be translated:\n{found.render_diagnostics()}"
-        )
-    return found
-
-
-def dependency_texts(translation: TranslationResult) -> dict[str, str]:
-    """`<stem>.hip` -> generated text of every module whose helpers `translation` includes."""
-    return {dep.stem + ".hip": translate_module(str(dep)).text or ""
-            for dep in translation.dependencies}
-
 
 def on_dsl_module(module_name: str, path: str, source: str) -> None:
     """Import-hook callback: record the module and translate it at import, so that diagnostics
@@ -160,7 +124,7 @@ class Dispatcher:
     def __call__(self, fn: jit.JitFunction, bound_self: Any, specs: dict[str, ArgSpec],
                  values: dict[str, Any]) -> Callable[[dict[str, Any]], None]:
         target = self.target or default_target()
-        memo = (id(fn), jit.self_config(bound_self), tuple(specs.items()), target)
+        memo = (id(fn), self_config(bound_self), tuple(specs.items()), target)
         with self._lock:
             launcher = self._launchers.get(memo)
             if launcher is None:

@@ -17,9 +17,8 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = {"bbx": ROOT / "transpiler", "bbx.cli": ROOT / "cli",
             "cutlass": ROOT / "transpiler" / "shim" / "cutlass"}
 
-#: Cycles left, each a set of modules, in code this change did not own (another helper owns
-#: trace/ and preprocess/; the lowering and tools cycles are reported in the work's notes).
-#: A cycle not listed fails; a listed one that no longer exists fails too (delete its line).
+#: Cycles left, each a set of modules, with the import that closes it. A cycle not listed
+#: fails; a listed one that no longer exists fails too (delete its line).
 KNOWN_CYCLES: dict[frozenset[str], str] = {
     frozenset({"bbx.preprocess.loader", "bbx.preprocess.rewrite"}):
         "rewrite imports loader inside a function",

@@ -55,6 +55,7 @@ class Backend(ABC):
     @abstractmethod
     def name(self) -> str:
         """The target's name (`BBX_TARGET`, `--target`, cache keys, messages)."""
+
     #: torch's device type of the tensors a specialization takes ("cuda" under ROCm torch too)
     torch_device_type: str = "cuda"
     #: threads of one warp (CUDA) or wavefront (AMD) on the device
@@ -118,6 +119,5 @@ class Backend(ABC):
 def loadable_step(backend: Backend, unit: Path, loadable: Path, opt: str) -> Step:
     """The bundle step that builds the loadable specialization, as the lazy builder does (with
     the header library parsed from source: a bundle holds no precompiled headers)."""
-    command = backend.unit_command(unit, loadable, [f"-I{include_dir()}"], opt,
-                                   Prebuilt())
+    command = backend.unit_command(unit, loadable, [f"-I{include_dir()}"], opt, Prebuilt())
     return Step(command, [loadable.name])

@@ -1,10 +1,9 @@
 """The AMD architectures bbx targets, with the facts the rest of bbx asks of them: one row each.
 
 This is the one home of the table in Python (the backends, occupancy, the simulator's LDS and
-the CLI's list of targets read it). The C++ header library keeps its own copy of the same
-figures (the simulator's `lds_bytes_for_arch` / `compute_units_for_arch` in
-bbx/platform/cpu/sim.hpp, the MFMA shapes of bbx/arch/mma_amd_common.hpp); tests hold the two
-against each other.
+the CLI's list of targets read it). The C++ header library has the same figures for the
+simulator (LDS bytes and compute units per architecture, bbx/platform/cpu/sim.hpp), which must
+agree with this table.
 
 Figures: VGPRs — one unified file of 512 registers per SIMD lane shared by arch VGPRs and AGPRs
 on gfx90a/gfx942/gfx950, allocated in granules of 8 per wave (LLVM `AMDGPUBaseInfo.cpp`

@@ -16,14 +16,13 @@ import inspect
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 from .. import dsl_files
 from ..analysis.call_facts import POINTER_ELEMENT, SCALAR_ELEMENT, TENSOR_ELEMENT, CallFacts
 from ..targets.backend import Backend
-from ..targets.registry import default_target
+from ..targets.registry import compiler_identity, default_target
 from ..translate import FunctionInfo, TranslationResult
 from . import host_callables, jit
 from .argspec import (
@@ -63,12 +62,6 @@ def on_dsl_module(module_name: str, path: str, source: str) -> None:
     are reported before any of its code runs."""
     dsl_files.dsl_modules[module_name] = path
     translate_module(path, source)
-
-
-@cache
-def compiler_identity(target: Backend) -> str:
-    """The compiler of `target` as cache keys see it (asked once per process)."""
-    return target.compiler_identity()
 
 
 def refuse_if_failed(translation: TranslationResult, qualified_name: str, where: str) -> None:

@@ -3,7 +3,8 @@
 `BBX_TARGET` overrides; otherwise a ROCm torch with a GPU builds for that GPU's `gcnArchName`
 (e.g. gfx942), a CUDA torch with a GPU builds for `cuda`, and anything else runs on the CPU
 reference simulator (`cpu`). The answer is resolved once per process (torch is asked once) and
-held, with the backends registered, by one `Session`.
+held, with the backends registered and each compiler's identity for cache keys, by one
+`Session`.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ class Session:
     def __init__(self, backends: Iterable[Backend]) -> None:
         self._backends = {b.name: b for b in backends}
         self._from_torch: Backend | None = None
+        self._identities: dict[Backend, str] = {}
         self._lock = threading.Lock()
 
     def names(self) -> tuple[str, ...]:
@@ -68,6 +70,14 @@ class Session:
                 self._from_torch = self._ask_torch()
             return self._from_torch
 
+    def compiler_identity(self, backend: Backend) -> str:
+        """`backend.compiler_identity()`, asked once per process (cache keys of every build)."""
+        with self._lock:
+            found = self._identities.get(backend)
+            if found is None:
+                found = self._identities[backend] = backend.compiler_identity()
+            return found
+
     def _ask_torch(self) -> Backend:
         try:
             import torch
@@ -89,6 +99,10 @@ def parse_target(name: str) -> Backend:
 
 def default_target() -> Backend:
     return SESSION.default()
+
+
+def compiler_identity(backend: Backend) -> str:
+    return SESSION.compiler_identity(backend)
 
 
 def target_names() -> tuple[str, ...]:

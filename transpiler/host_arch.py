@@ -38,10 +38,6 @@ from . import dsl_files
 from .targets.backend import PORTABLE_ARCH, PORTABLE_CAPABILITY, Backend
 from .targets.registry import default_target
 
-__all__ = ["PORTABLE_ARCH", "PORTABLE_CAPABILITY", "compute_capability",
-           "dsl_arch_name", "ensure_for_target", "install_for_dsl_callers", "is_dsl_caller",
-           "reports_portable", "shared_memory_capacity", "uninstall_for_dsl_callers"]
-
 # The DSL names the architecture of a device by its capability; these have an arch-specific
 # ("a") variant that the DSL compiles for.
 _ARCH_SPECIFIC = {(9, 0), (10, 0), (10, 1), (10, 3), (10, 7), (11, 0), (12, 0), (12, 1)}

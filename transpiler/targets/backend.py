@@ -112,9 +112,6 @@ class Backend(ABC):
         """Bytes of shared memory one block may use; `arch_name` is the DSL architecture the
         kernel asked about (what host code is told, or what it named)."""
 
-    def __str__(self) -> str:
-        return self.name
-
 
 def loadable_step(backend: Backend, unit: Path, loadable: Path, opt: str) -> Step:
     """The bundle step that builds the loadable specialization, as the lazy builder does (with

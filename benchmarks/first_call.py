@@ -38,7 +38,7 @@ import json, time
 t0 = time.perf_counter()
 from bbx.runtime.native import launcher_module
 from bbx.runtime.prebuilt import prebuilt_for
-from bbx.runtime.targets import default_target
+from bbx.targets.registry import default_target
 launcher_module()
 prebuilt_for(default_target())
 print(json.dumps({"one_time_s": time.perf_counter() - t0}))

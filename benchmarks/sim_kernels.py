@@ -1,5 +1,5 @@
 """Run time of sample kernels on the CPU simulator, as specializations are built for it: what a
-change of the CPU target's unit flags (toolchain.simulator_flags, unit_opt) does to generated
+change of the CPU target's unit flags (SimulatorBackend.compile_flags, unit_opt) does to generated
 code at run time (issue 16: a faster build must not make kernels slower).
 
     python benchmarks/sim_kernels.py [--opt -O1] [--repeat 15] [--threads 2]
@@ -77,13 +77,23 @@ def main() -> None:
     tmp = tempfile.TemporaryDirectory(prefix="bbx-sim-kernels-")
     os.environ["BBX_CACHE_DIR"] = tmp.name
     import bbx.hook
-    from bbx.targets import toolchain
+    from bbx.targets import registry
+    from bbx.targets.simulator import SimulatorBackend
 
+    simulator = SimulatorBackend()
     if args.opt:
-        default_opt = toolchain.unit_opt
-        toolchain.unit_opt = lambda target: args.opt if target == "cpu" else default_opt(target)
+        opt = args.opt
+
+        class SimulatorAtOpt(SimulatorBackend):
+            """The simulator with units built at --opt."""
+
+            def unit_opt(self) -> str:
+                return opt
+
+        simulator = SimulatorAtOpt()
+        registry.register(simulator)  # replaces "cpu" in this process
     bbx.hook.install()
-    flags = " ".join(toolchain.simulator_flags(toolchain.unit_opt("cpu")))
+    flags = " ".join(simulator.unit_flags())
     print(f"# simulator kernels, unit flags: {flags} ({os.cpu_count()} cores, "
           f"BBX_SIM_THREADS={os.environ.get('BBX_SIM_THREADS', 'default')})")
     for label, make in cases():

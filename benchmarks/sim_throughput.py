@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Simulator throughput: compiles benchmarks/sim_throughput.cpp (with the flags of CPU-target
-specialization units, toolchain.simulator_flags; Boost.Context back end and, with --ucontext,
+specialization units, SimulatorBackend.unit_flags; Boost.Context back end and, with --ucontext,
 the ucontext one) and prints the times of
   * a 1M-element elementwise kernel (256 threads/block)       target < 2 s
   * 64 barriers/block x 1,024 blocks x 256 threads             target < 10 s
@@ -28,14 +28,16 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def build(out: Path, ucontext: bool, include: Path) -> None:
     from bbx.targets import toolchain
+    from bbx.targets.simulator import SimulatorBackend
 
+    simulator = SimulatorBackend()
     try:
-        cxx = toolchain.simulator_compiler().path
+        cxx = simulator.compiler_path()
     except FileNotFoundError:
         sys.exit("no C++ compiler")
     cmd = [
         cxx,
-        *toolchain.simulator_flags(toolchain.unit_opt("cpu")),
+        *simulator.unit_flags(),
         f"-I{include}",
         str(ROOT / "benchmarks" / "sim_throughput.cpp"),
         "-o",

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bbx.runtime.targets import ALL_TARGETS
+from bbx.targets.registry import target_names
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -26,7 +26,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("function", metavar="FILE.py:NAME",
                         help="a module and a @cute.jit function, class or Class.method in it")
     parser.add_argument("--target", required=True, metavar="T",
-                        help=f"one of {', '.join(ALL_TARGETS)}")
+                        help=f"one of {', '.join(target_names())}")
     parser.add_argument("--arg", action="append", default=[], metavar="SPEC",
                         help="the run-time parameters in order, e.g. 'f32[?,?]:stride(?,1)@16', "
                         "'i32', 'f32' (see bbx.runtime.argspec)")
@@ -48,8 +48,8 @@ def _fail(message: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     from bbx.runtime.bundle import BuildFailed, BuildInputError, BuildRequest, build
-    from bbx.runtime.dispatch import TranslationFailed
-    from bbx.runtime.targets import TargetError, parse_target
+    from bbx.runtime.module_translation import TranslationFailed
+    from bbx.targets.registry import TargetError, parse_target
 
     path, sep, name = args.function.rpartition(":")
     if not sep or not path or not name:

@@ -27,7 +27,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 def cmd_cache(args: argparse.Namespace) -> int:
     from bbx import settings
-    from bbx.runtime.cache import BuildCache, default_cache_root, default_shared_root
+    from bbx.runtime.cache import default_cache_root, default_shared_root
     from bbx.runtime.cache_usage import clear, human, usage
 
     try:
@@ -35,14 +35,14 @@ def cmd_cache(args: argparse.Namespace) -> int:
     except settings.SettingError as exc:
         print(exc, file=sys.stderr)
         return 2
-    cache = BuildCache(default_shared_root() if args.shared else default_cache_root())
+    root = default_shared_root() if args.shared else default_cache_root()
     if args.action == "clear":
-        removed = clear(cache)
+        removed = clear(root)
         kept = f"; {removed.kept_in_use} in use kept" if removed.kept_in_use else ""
         print(f"bbx cache: removed {removed.items} items ({human(removed.bytes)}) from "
-              f"{cache.root}{kept}")
+              f"{root}{kept}")
         return 0
-    found = usage(cache)
+    found = usage(root)
     print(f"cache        {found.root}")
     print(f"entries      {len(found.entries)} ({human(sum(i.bytes for i in found.entries))})")
     print(f"translations {len(found.translations)} "

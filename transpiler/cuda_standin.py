@@ -39,7 +39,8 @@ import torch
 from torch.overrides import TorchFunctionMode
 
 from . import settings
-from .host_arch import PORTABLE_CAPABILITY, SIMULATOR_L2_BYTES
+from .targets.backend import PORTABLE_ARCH, PORTABLE_CAPABILITY
+from .targets.simulator import SIMULATOR_L2_BYTES
 
 DEVICE_NAME = "bbx CPU simulator (CUDA stand-in)"
 
@@ -273,7 +274,7 @@ class CudaStandIn:
             "get_device_name": get_device_name,
             "get_device_capability": get_device_capability,
             "get_device_properties": get_device_properties,
-            "get_arch_list": lambda: ["sm_80"],
+            "get_arch_list": lambda: [PORTABLE_ARCH],
             "is_bf16_supported": lambda *a, **k: True,
             "synchronize": lambda device=None: _check_device(device),
             "Stream": Stream,

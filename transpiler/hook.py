@@ -25,12 +25,25 @@ import os
 import re
 import sys
 import sysconfig
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from . import settings
+from . import host_arch, settings
+from .dsl_files import (  # the record of DSL code, reported to and read through the hook
+    dsl_modules,
+    is_dsl_file,
+    mark_dsl_file,
+    notify_dsl_module,
+    set_on_dsl_module,
+)
+from .runtime import dispatch
+from .targets.registry import default_target
+
+__all__ = ["BbxFinder", "activate_standin", "deactivate_standin", "dsl_modules", "install",
+           "installed", "is_dsl_file", "mark_dsl_file", "notify_dsl_module",
+           "prepare_dsl_execution", "set_on_dsl_module", "standin_requested", "uninstall"]
 
 SHIM_DIR = Path(__file__).resolve().parent / "shim"
 SHIM_ROOT = "cutlass"
@@ -43,57 +56,9 @@ _NOT_SCANNED = frozenset({
     "pkg_resources", "filelock", "fsspec", "networkx", "typing_extensions", "mpmath", "yaml",
 })
 
-OnDslModule = Callable[[str, str, str], None]
-
-dsl_modules: dict[str, str] = {}
-"""Module name -> source path of every DSL module imported while the hook was installed."""
-
-_dsl_files: set[str] = set()
-
-
-def _file_key(path: str) -> str:
-    try:
-        return str(Path(path).resolve())
-    except OSError:
-        return path
-
-
-def mark_dsl_file(path: str) -> None:
-    """Record `path` as DSL code (before it runs), for `is_dsl_file`."""
-    _dsl_files.add(path)
-    _dsl_files.add(_file_key(path))
-
-
-def is_dsl_file(path: str) -> bool:
-    """Whether code in `path` belongs to a DSL module (or the script ``bbx run`` runs)."""
-    return path in _dsl_files or (bool(_dsl_files) and _file_key(path) in _dsl_files)
-
-
-def _record(module_name: str, path: str, source: str) -> None:
-    dsl_modules[module_name] = path
-
-
-_callback: OnDslModule = _record
-
-
-def set_on_dsl_module(callback: OnDslModule | None) -> OnDslModule:
-    """Install the DSL-module callback (None restores the default); returns the previous one."""
-    global _callback
-    previous, _callback = _callback, callback or _record
-    return previous
-
-
-def notify_dsl_module(module_name: str, path: str, source: str) -> None:
-    """Report a DSL module (``bbx run`` reports its ``__main__`` script this way)."""
-    mark_dsl_file(path)
-    _callback(module_name, path, source)
-
-
 def prepare_dsl_execution(path: str) -> None:
     """What must hold before DSL code in `path` runs: the file is known as DSL code, and host
     queries of the GPU architecture get bbx's answer (`bbx.host_arch`)."""
-    from . import host_arch
-
     mark_dsl_file(path)
     host_arch.ensure_for_target()
 
@@ -280,8 +245,6 @@ def install(cuda_standin: bool | None = None) -> BbxFinder:
     global _finder
     if _finder is None:
         _finder = BbxFinder()
-        from .runtime import dispatch
-
         dispatch.install()
     if _finder not in sys.meta_path:
         sys.meta_path.insert(0, _finder)
@@ -294,10 +257,9 @@ def activate_standin() -> bool:
     """Activate the CUDA stand-in if the target is the simulator (and none is active yet);
     returns whether this module's stand-in is active."""
     global _standin
-    from . import cuda_standin
-    from .runtime.targets import default_target
+    from . import cuda_standin  # imports torch: only when a stand-in is asked for
 
-    if _standin is None and not cuda_standin.active() and default_target().is_cpu:
+    if _standin is None and not cuda_standin.active() and default_target().runs_on_host:
         _standin = cuda_standin.CudaStandIn().activate()
     return _standin is not None
 

@@ -18,9 +18,11 @@ except CUDA, so that kernels take their portable (Ampere) paths on AMD and on th
 On the CUDA target the real device answers (``CUTE_DSL_ARCH`` overrides the DSL's arch name).
 
 Shared memory per block (``cutlass.utils.get_smem_capacity_in_bytes``) is the exception to
-"pretend sm_80": kernels size their shared memory by it, so it is what the target has — the AMD
-GPU's LDS (64 KiB on gfx942, 160 KiB on gfx950), the simulator's (``BBX_SIM_ARCH``, gfx942 by
-default) — whatever architecture is asked for; on CUDA the DSL's figure for the architecture.
+"pretend sm_80": kernels size their shared memory by it, so it is what the target's backend
+says it has — the AMD GPU's LDS, the simulator's (``BBX_SIM_ARCH``) — whatever architecture is
+asked for; on CUDA the DSL's figure for the architecture.
+
+Which targets answer sm_80 is their backend's fact (`Backend.reports_portable_arch`).
 """
 
 from __future__ import annotations
@@ -32,25 +34,21 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from . import settings
-from .runtime.targets import Target, default_target
-
-PORTABLE_CAPABILITY: tuple[int, int] = (8, 0)
-PORTABLE_ARCH = "sm_80"
-#: The L2 size reported on the simulator (an sm_80-class A100's), for scripts sizing by it.
-SIMULATOR_L2_BYTES = 40 * 1024 * 1024
+from . import dsl_files
+from .targets.backend import PORTABLE_ARCH, PORTABLE_CAPABILITY, Backend
+from .targets.registry import default_target
 
 # The DSL names the architecture of a device by its capability; these have an arch-specific
 # ("a") variant that the DSL compiles for.
 _ARCH_SPECIFIC = {(9, 0), (10, 0), (10, 1), (10, 3), (10, 7), (11, 0), (12, 0), (12, 1)}
 
 
-def reports_portable(target: Target | None = None) -> bool:
+def reports_portable(target: Backend | None = None) -> bool:
     """Whether host code is told sm_80 for `target` (every target but CUDA)."""
-    return not (target or default_target()).is_cuda
+    return (target or default_target()).reports_portable_arch
 
 
-def compute_capability(target: Target | None = None) -> tuple[int, int]:
+def compute_capability(target: Backend | None = None) -> tuple[int, int]:
     """(major, minor) as the DSL's host queries should report it for `target`."""
     if reports_portable(target):
         return PORTABLE_CAPABILITY
@@ -60,7 +58,7 @@ def compute_capability(target: Target | None = None) -> tuple[int, int]:
     return int(major), int(minor)
 
 
-def dsl_arch_name(target: Target | None = None) -> str:
+def dsl_arch_name(target: Backend | None = None) -> str:
     """The DSL's architecture name (``sm_80``, ``sm_90a``, ...) for `target`."""
     if reports_portable(target):
         return PORTABLE_ARCH
@@ -72,29 +70,10 @@ def dsl_arch_name(target: Target | None = None) -> str:
     return f"sm_{major}{minor}{suffix}"
 
 
-# The DSL's shared memory per block (bytes) by architecture family.
-_NVIDIA_SMEM_BYTES = {
-    "sm_80": 166912, "sm_86": 101376, "sm_87": 166912, "sm_89": 101376, "sm_90": 232448,
-    "sm_100": 232448, "sm_101": 232448, "sm_103": 232448, "sm_107": 334848, "sm_110": 232448,
-    "sm_120": 101376, "sm_121": 101376,
-}
-
-
-def shared_memory_capacity(requested: str | None = None, target: Target | None = None) -> int:
+def shared_memory_capacity(requested: str | None = None, target: Backend | None = None) -> int:
     """Bytes of shared memory one block may use (see the module docstring)."""
-    from .targets.amd.occupancy import limits
-
     target = target or default_target()
-    if target.is_amd:
-        return limits(target.name).lds_bytes_per_cu
-    if target.is_cpu:
-        return limits(settings.value("BBX_SIM_ARCH").strip() or "gfx942").lds_bytes_per_cu
-    name = (requested or dsl_arch_name(target)).rstrip("af")
-    try:
-        return _NVIDIA_SMEM_BYTES[name]
-    except KeyError:
-        raise ValueError(f"bbx: no shared-memory capacity known for {requested or name!r} "
-                         f"(known: {', '.join(_NVIDIA_SMEM_BYTES)})") from None
+    return target.shared_memory_capacity(requested or dsl_arch_name(target))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -111,9 +90,7 @@ def _real_capability(torch: Any) -> Callable[..., Any]:
 
 def is_dsl_caller(filename: str) -> bool:
     """Whether code in `filename` is told the portable architecture: a DSL module or the shim."""
-    from . import hook
-
-    return filename.startswith(_shim_dir) or hook.is_dsl_file(filename)
+    return filename.startswith(_shim_dir) or dsl_files.is_dsl_file(filename)
 
 
 class _PortableProperties:
@@ -172,7 +149,7 @@ def uninstall_for_dsl_callers() -> None:
         _saved.clear()
 
 
-def ensure_for_target(target: Target | None = None) -> None:
+def ensure_for_target(target: Backend | None = None) -> None:
     """Install the DSL-caller answer where it applies: a real GPU whose target is not CUDA (AMD,
     or the simulator chosen on a GPU machine without the CUDA stand-in)."""
     from . import cuda_standin

@@ -42,7 +42,7 @@ from gpu_timing import median_ms
 spec = importlib.util.spec_from_file_location("softmax", sys.argv[1] + "/samples/softmax.py")
 sample = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(sample)
-from bbx.runtime.dispatch import translate_module
+from bbx.runtime.module_translation import translate_module
 translate_module(sys.argv[1] + "/samples/softmax.py")  # translation is not part of the build
 m, n = (int(v) for v in sys.argv[2].split("x"))
 iters = int(sys.argv[3])

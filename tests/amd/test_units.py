@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from bbx.runtime import bundle as build_bundle
-from bbx.runtime.targets import Target
 from bbx.targets import toolchain
 from bbx.targets.amd import codeobject, isa_mix, occupancy
+from bbx.targets.registry import parse_target
 
 
 @pytest.mark.parametrize(("arch", "vgpr", "sgpr", "lds", "wg", "waves", "by"), [
@@ -98,7 +98,7 @@ def test_hipcc_commands(monkeypatch: pytest.MonkeyPatch) -> None:
     hipcc command) and the code object; both use the bundle's header copy."""
     fake = toolchain.Compiler("/opt/rocm/bin/hipcc", "hipcc")
     monkeypatch.setattr(toolchain, "amd_compiler", lambda: fake)
-    steps, code_objects = build_bundle.build_steps(Target("gfx942"), "naive_add",
+    steps, code_objects = build_bundle.build_steps(parse_target("gfx942"), "naive_add",
                                                    "naive_add.py:naive_add", "bbx_m", "-O3")
     assert code_objects == ["naive_add.gfx942.hsaco"]
     extension, device = steps
@@ -116,7 +116,7 @@ def test_hipcc_commands(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_clang_device_command_without_rocm(monkeypatch: pytest.MonkeyPatch) -> None:
     fake = toolchain.Compiler("/usr/bin/clang++-22", "clang")
     monkeypatch.setattr(toolchain, "amd_compiler", lambda: fake)
-    (step,), _ = build_bundle.build_steps(Target("gfx950"), "m", "m.py:f", "bbx_m", "-O3")
+    (step,), _ = build_bundle.build_steps(parse_target("gfx950"), "m", "m.py:f", "bbx_m", "-O3")
     assert step.command[:3] == ["/usr/bin/clang++-22", "-std=c++20", "-x"]
     assert {"-nogpuinc", "-nogpulib", "--no-gpu-bundle-output", "-c", "unit.cpp"} <= set(
         step.command)
@@ -126,9 +126,9 @@ def test_clang_device_command_without_rocm(monkeypatch: pytest.MonkeyPatch) -> N
 def test_cuda_and_cpu_commands(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(toolchain, "cuda_compiler",
                         lambda: toolchain.Compiler("/usr/bin/nvcc", "nvcc"))
-    (cuda,), none = build_bundle.build_steps(Target("cuda"), "m", "m.py:f", "bbx_m", "-O3")
+    (cuda,), none = build_bundle.build_steps(parse_target("cuda"), "m", "m.py:f", "bbx_m", "-O3")
     assert none == [] and cuda.outputs == ["m.sm_90.o"]
     assert {"-arch=sm_90", "-DBBX_DEVICE_ONLY_UNIT", "-c", "-Iinclude"} <= set(cuda.command)
-    (cpu,), _ = build_bundle.build_steps(Target("cpu"), "m", "m.py:f", "bbx_m", "-O3")
+    (cpu,), _ = build_bundle.build_steps(parse_target("cpu"), "m", "m.py:f", "bbx_m", "-O3")
     assert "-shared" in cpu.command and "-Iinclude" in cpu.command
     assert Path(cpu.outputs[0]).name.startswith("bbx_m")

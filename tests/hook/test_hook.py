@@ -49,11 +49,11 @@ import json, sys, warnings
 import torch
 import bbx.hook
 import cutlass, cutlass.cute as cute, user_mod
-from bbx.runtime import jit
+from bbx.runtime import argspec, jit
 
 calls = []
 def dispatcher(fn, bound_self, specs, args):
-    calls.append([fn.__qualname__, jit.self_config(bound_self) if bound_self else None,
+    calls.append([fn.__qualname__, argspec.self_config(bound_self) if bound_self else None,
                   {k: str(v) for k, v in specs.items()}])
     return lambda values: sorted(values)
 

@@ -10,7 +10,7 @@ from bbx.runtime.argspec import ArgSpec, parse
 from bbx.runtime.builder import UnitBuild, build_unit
 from bbx.runtime.launch import Launcher
 from bbx.runtime.native import open_specialization
-from bbx.runtime.targets import Target
+from bbx.targets.registry import parse_target
 
 # A unit written against the ABI alone: out = alpha * x + k over 2-D f32 tensors.
 SCALE_UNIT = """\
@@ -45,7 +45,7 @@ def scale_entry(tmp_path_factory: pytest.TempPathFactory) -> int:
     directory = tmp_path_factory.mktemp("scale")
     unit = directory / "unit.cpp"
     unit.write_text(SCALE_UNIT)
-    path = build_unit(UnitBuild("scale", unit, Target("cpu"), opt="-O0"), directory,
+    path = build_unit(UnitBuild("scale", unit, parse_target("cpu"), opt="-O0"), directory,
                       progress_stream=io.StringIO())
     return open_specialization(path)
 
@@ -54,7 +54,7 @@ def scale_launcher(entry: int, x: str = "f32[?,?]", out: str = "f32[?,?]:stride(
                    alpha: str = "f32", k: str = "i32") -> Launcher:
     specs: dict[str, ArgSpec] = {"x": parse(x), "out": parse(out), "alpha": parse(alpha),
                                  "k": parse(k)}
-    return Launcher(entry, specs, Target("cpu"), "scale.py:scale")
+    return Launcher(entry, specs, parse_target("cpu"), "scale.py:scale")
 
 
 @pytest.fixture

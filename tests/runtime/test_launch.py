@@ -13,7 +13,7 @@ from conftest import scale_launcher
 from bbx.runtime import dtypes
 from bbx.runtime.argspec import ArgumentError, validate
 from bbx.runtime.launch import Launcher, check_device
-from bbx.runtime.targets import Target
+from bbx.targets.registry import parse_target
 
 
 class Int32:
@@ -33,7 +33,7 @@ def _expected_message(launcher: Launcher, args: list[Any]) -> str:
     for name, value in zip(launcher.dynamic, args, strict=True):
         try:
             validate(launcher.specs[name], value, name)
-            check_device(name, value, Target("cpu"))
+            check_device(name, value, parse_target("cpu"))
         except ArgumentError as exc:
             return str(exc)
     raise AssertionError("validate accepts these arguments")

@@ -109,7 +109,7 @@ def _build(root: Path, key: str, size: int, env: dict[str, str] | None = None) -
 
 
 def _keys(root: Path) -> set[str]:
-    return {e.key for e in usage(BuildCache(root)).entries}
+    return {e.key for e in usage(root).entries}
 
 
 def test_cap_removes_least_recently_used_not_in_use(tmp_path: Path) -> None:
@@ -129,18 +129,18 @@ def test_cap_removes_least_recently_used_not_in_use(tmp_path: Path) -> None:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "holding"
         # the holder's lookup made 0 the most recent: make it the oldest again
         os.utime(BuildCache(root).entry_dir(keys[0]), (999_999, 999_999))
-        removed = enforce_cap(BuildCache(root), 250_000)
+        removed = enforce_cap(root, 250_000)
         # 4 x ~100 kB over a 250 kB cap: 0 is the least recently used but in use, so 2 and 3
         # go (1 was used last)
         assert _keys(root) == {keys[0], keys[1]}
         assert (removed.items, removed.kept_in_use) == (2, 1)
-        assert usage(BuildCache(root)).total_bytes <= 250_000 + 100_000  # the held one stays
-        cleared = clear(BuildCache(root))
+        assert usage(root).total_bytes <= 250_000 + 100_000  # the held one stays
+        cleared = clear(root)
         assert _keys(root) == {keys[0]} and cleared.kept_in_use == 1
     finally:
         holder.kill()
         holder.wait()
-    assert clear(BuildCache(root)).items == 1 and _keys(root) == set()
+    assert clear(root).items == 1 and _keys(root) == set()
 
 
 def test_cap_applies_after_each_build(tmp_path: Path) -> None:
@@ -158,7 +158,7 @@ def test_cache_command(tmp_path: Path) -> None:
     env = {**os.environ, "BBX_CACHE_DIR": str(root)}
     info = subprocess.run([sys.executable, "-m", "bbx.cli", "cache", "info"], env=env,
                           capture_output=True, text=True, check=True).stdout
-    entry_bytes = usage(BuildCache(root)).entries[0].bytes  # the payload and the manifest
+    entry_bytes = usage(root).entries[0].bytes  # the payload and the manifest
     assert 50_000 < entry_bytes < 52_000
     assert f"entries      1 ({human(entry_bytes)})" in info, info
     assert "no cap" in info

@@ -1,22 +1,23 @@
 """What a registry entry may ask of the expression lowering while it lowers its own call.
 
 The registry sits below the lowering (`bbx.lowering` imports `bbx.dsl`, never the reverse), so
-entries see the lowering only through this protocol.
+entries see the lowering only through this protocol: the `Lowerer`, the `Role` an argument is
+lowered in (whose `apply` asks the Lowerer; the concrete roles are in roles.py) and the
+`CallParts` of the C++ call being assembled.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol
+from dataclasses import dataclass, field
+from typing import Protocol
 
 import libcst as cst
 
+from ..analysis.kinds import Kind
 from ..analysis.value import Val
 from ..cxx import ast as c
 from ..diagnostics import TranslationError
-
-if TYPE_CHECKING:
-    from .roles import Role
 
 
 class Lowerer(Protocol):
@@ -70,3 +71,40 @@ class Lowerer(Protocol):
     ) -> dict[str, cst.BaseExpression]:
         """Arguments of `node` by parameter name (positional, then keywords)."""
         ...
+
+
+@dataclass
+class CallParts:
+    """The C++ call being assembled: its function name, arguments and template arguments."""
+
+    cxx: str
+    args: list[c.Expr] = field(default_factory=list)
+    template_args: list[c.CxxType | c.Expr] = field(default_factory=list)
+    #: the kind of the first value argument (results that are "like the first argument").
+    first_kind: Kind | None = None
+
+
+class Role:
+    """A value argument. Tuples are spelled with `tuple_maker`; integer literals are static
+    (`_4{}`) when `static`; a Python configuration value in a `layout` role is a static
+    integer."""
+
+    tuple_maker = "make_tuple"
+    static = True
+    layout = False
+    name = "any"
+
+    def apply(
+        self, lw: Lowerer, param: str, node: cst.BaseExpression, keyword: bool, parts: CallParts
+    ) -> None:
+        val = lw.lower(node, self)
+        if parts.first_kind is None:
+            parts.first_kind = val.kind
+        parts.args.append(lw.materialize(val, self.static, node, self))
+
+    def default(self, value: str, parts: CallParts) -> None:
+        """The parameter was not given and has a C++ default `value`."""
+        parts.args.append(c.Lit(value))
+
+    def __repr__(self) -> str:
+        return self.name

@@ -6,50 +6,11 @@ by letting each bound argument's role add itself to the C++ call (`CallParts`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import libcst as cst
 
-from ..analysis.kinds import Cat, Kind
+from ..analysis.kinds import Cat
 from ..cxx import ast as c
-from .lowerer import Lowerer
-
-
-@dataclass
-class CallParts:
-    """The C++ call being assembled: its function name, arguments and template arguments."""
-
-    cxx: str
-    args: list[c.Expr] = field(default_factory=list)
-    template_args: list[c.CxxType | c.Expr] = field(default_factory=list)
-    #: the kind of the first value argument (results that are "like the first argument").
-    first_kind: Kind | None = None
-
-
-class Role:
-    """A value argument. Tuples are spelled with `tuple_maker`; integer literals are static
-    (`_4{}`) when `static`; a Python configuration value in a `layout` role is a static
-    integer."""
-
-    tuple_maker = "make_tuple"
-    static = True
-    layout = False
-    name = "any"
-
-    def apply(
-        self, lw: Lowerer, param: str, node: cst.BaseExpression, keyword: bool, parts: CallParts
-    ) -> None:
-        val = lw.lower(node, self)
-        if parts.first_kind is None:
-            parts.first_kind = val.kind
-        parts.args.append(lw.materialize(val, self.static, node, self))
-
-    def default(self, value: str, parts: CallParts) -> None:
-        """The parameter was not given and has a C++ default `value`."""
-        parts.args.append(c.Lit(value))
-
-    def __repr__(self) -> str:
-        return self.name
+from .lowerer import CallParts, Lowerer, Role
 
 
 class LayoutArg(Role):

@@ -30,15 +30,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 import libcst as cst
 
 from ..diagnostics import TranslationError
+from ..translation_result import FunctionInfo, TranslationResult, module_namespace
 from .imports import _module_statements, dotted
-
-if TYPE_CHECKING:
-    from ..translate import FunctionInfo, TranslationResult
 
 
 @dataclass(frozen=True)
@@ -180,8 +178,6 @@ class ExternalResolver:
         return path, shown, fn_path[0], result
 
     def _helper(self, path: Path, result: TranslationResult, info: FunctionInfo) -> ExternalHelper:
-        from ..translate import module_namespace
-
         helper = ExternalHelper(path, module_namespace(path.name), path.stem + ".hip", info,
                                 tuple(result.dependencies))
         self.used.setdefault(path.resolve(), helper)

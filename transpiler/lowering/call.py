@@ -11,7 +11,7 @@ import libcst as cst
 
 from ..analysis import kinds as k
 from ..analysis.kinds import Cat, Kind
-from ..analysis.scope import INLINED, STATIC_IF, STATIC_LOOP, Var
+from ..analysis.scope import INLINED, STATIC_IF, Var
 from ..analysis.value import ModuleClass, PyFunction, Val, value_items
 from ..cxx import ast as c
 from ..cxx.ast import identifiers
@@ -22,6 +22,7 @@ from ..dsl.roles import Role
 from ..frontend.cross_module import ExternalHelper
 from ..frontend.discovery import DslFunction
 from ..frontend.walk import walk
+from .arguments import argument_value, lower_lambda
 from .bindings import call_bindings, callee_params
 from .context import Aggregates, ModuleContext, tree_leaves
 from .expr import ExprLowerer
@@ -620,7 +621,7 @@ def _runtime_scalar(lw: ExprLowerer, param: cst.Param) -> bool:
 
 def argument(lw: ExprLowerer, arg: cst.BaseExpression, param: cst.Param) -> c.Expr:
     """An argument for `param` of a generated function (helper or kernel)."""
-    return _argument(
+    return argument_value(
         lw, arg, param.name.value, _is_constexpr(lw, param), _runtime_scalar(lw, param)
     )
 
@@ -632,28 +633,13 @@ def kernel_argument(lw: ExprLowerer, arg: cst.BaseExpression, param: ParamSig) -
     through its Meta members, and the argument itself is `python_only_value`."""
     runtime_scalar = param.template is None
     if isinstance(arg, cst.Lambda):
-        return _argument(lw, arg, param.name, param.constexpr, runtime_scalar)
+        return argument_value(lw, arg, param.name, param.constexpr, runtime_scalar)
     val = lw.lower(arg)
     if param.constexpr and val.kind.cat is Cat.LITERAL and not isinstance(
         val.kind.value, (bool, int, float)
     ):
         return c.Construct(c.Type("python_only_value"))
     return lw.materialize(val, not runtime_scalar, arg)
-
-
-def _argument(
-    lw: ExprLowerer, arg: cst.BaseExpression, pname: str, constexpr: bool, runtime_scalar: bool
-) -> c.Expr:
-    if isinstance(arg, cst.Lambda):
-        if not constexpr:
-            raise lw.fc.error(
-                arg,
-                "non-constexpr-lambda",
-                f"lambda passed to parameter '{pname}', which is not a Constexpr",
-                "annotate the parameter with `cutlass.Constexpr`",
-            )
-        return lower_lambda(lw, arg)
-    return lw.value(arg, static=not runtime_scalar)
 
 
 def _external(lw: ExprLowerer, func: cst.BaseExpression) -> ExternalHelper | None:
@@ -688,7 +674,7 @@ def external_call(lw: ExprLowerer, node: cst.Call, helper: ExternalHelper) -> Va
         arg = bound.get(p.name) or (cst.parse_expression(text) if text is not None else None)
         if arg is None:
             raise fc.error(node, "bad-arguments", f"'{info.python_name}' needs argument '{p.name}'")
-        args.append(_argument(lw, arg, p.name, p.constexpr, p.template is None))
+        args.append(argument_value(lw, arg, p.name, p.constexpr, p.template is None))
     if info.role == "host":  # a helper that launches nothing, emitted for host and device
         stream = c.Id(fc.stream_name) if fc.role == "host" else c.Construct(c.Type("Stream"))
         args.append(stream)
@@ -703,38 +689,6 @@ def member_names(expr: str) -> set[str]:
     except cst.ParserSyntaxError:
         return set()
     return {n.value for n in walk(parsed) if isinstance(n, cst.Name)}
-
-
-def lower_lambda(lw: ExprLowerer, node: cst.Lambda) -> c.Expr:
-    fc = lw.fc
-    params = [p.name.value for p in node.params.params]
-    fc.env.push(STATIC_LOOP)
-    try:
-        for p in params:
-            fc.env.define(Var(p, cxx_name(p), k.VALUE, 0))
-        body = lw.value(node.body)
-    finally:
-        fc.env.pop()
-        for p in params:
-            fc.env.hidden.pop(p, None)
-    capture = "=" if _captures(lw, node.body, set(params)) else ""
-    if fc.role == "host" and not capture:
-        name = f"{fc.fn.cxx_name}_lambda{fc.lambdas}"
-        fc.lambdas += 1
-        line, _ = fc.mod.position(node)
-        comment = f"{fc.mod.file_name}:{line}  {fc.mod.code(node)}"
-        fc.preamble.append(functor_text(name, [cxx_name(p) for p in params], body, comment))
-        return c.Construct(c.Type(name))
-    return c.Lambda(tuple(cxx_name(p) for p in params), (c.Return(body),), capture)
-
-
-def _captures(lw: ExprLowerer, node: cst.CSTNode, params: set[str]) -> bool:
-    for n in walk(node):
-        if isinstance(n, cst.Name) and n.value not in params:
-            var = lw.fc.env.lookup(n.value)
-            if var is not None and var.alias is None:
-                return True
-    return False
 
 
 __all__ = ["CallLowerer", "helper_call", "argument", "lower_lambda", "callee_params"]

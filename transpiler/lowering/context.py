@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 import libcst as cst
 from libcst.metadata import CodeRange
@@ -20,10 +19,7 @@ from ..diagnostics import Diagnostic, DiagnosticSink, TranslationError, internal
 from ..frontend.cross_module import ExternalHelper, ExternalResolver
 from ..frontend.discovery import DslFunction, ModuleInfo
 from ..frontend.imports import NameResolver
-
-if TYPE_CHECKING:
-    from .function import LoweredFunction
-    from .kernel_objects import ObjectClass
+from .lowered import LoweredFunction, ObjectClass
 
 #: A variant of a helper: the helper and the Python-level values its parameters are bound to
 #: (parameter name -> a key of the value), as the DSL traces a call with those values.

@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 import libcst as cst
 
@@ -23,30 +22,11 @@ from ..frontend.imports import local_names
 from ..frontend.walk import children, walk
 from .context import Aggregates, FunctionContext, ModuleContext, Variant, VariantKey, tree_leaves
 from .host_callables import UnknownCallable, host_function
+from .lowered import LoweredFunction
 from .names import cxx_name
-from .signature import ParamSig, Signature, camel, signature
+from .signature import ParamSig, camel, signature
 from .stmt import StmtLowerer
 from .struct import kernel_struct_attrs, kernel_traced_attrs
-
-
-@dataclass
-class LoweredFunction:
-    fn: DslFunction
-    role: str  # "kernel", "device", "host"
-    cxx: c.Function
-    meta: list[MetaMember]
-    signature: Signature
-    preamble: list[str]  # namespace-scope code the function needs, emitted before it
-    cxx_name: str  # the function's own name, or a helper variant's
-    result: Kind  # the kind of what it returns
-    calls: list[str]  # C++ names of the module's functions it calls
-    #: its C++ parameters: a variant's unbound ones, a sequence parameter's elements
-    #: (`inputs_0`, `inputs_1`, ...) in its place.
-    params: tuple[str, ...]
-    #: lowered for one call (a helper's Python values, a kernel's launch): internal to the module.
-    is_variant: bool = False
-    #: a returned tuple, list or record with Python-level leaves (FunctionContext.return_shapes)
-    result_shape: Val | None = None
 
 
 def class_leaf_kinds(cls: DslClass | None, self_name: str | None) -> dict[str, str]:

@@ -13,7 +13,7 @@ Constexpr parameters, configuration). bbx gives the construction that binding ti
   specialization evaluates it, so `__init__` runs in Python exactly as in the DSL, and renders
   the member as a struct nested in the caller's Meta holding the Meta members of the class's
   `__call__` (and of what it launches) evaluated with `self` = the object
-  (bbx.runtime.callable_arg.object_struct) — the configuration path of objects built on the host;
+  (bbx.runtime.meta_struct.object_struct) — the configuration path of objects built on the host;
 * the local it is assigned to is a compile-time alias of the construction (no C++ variable);
 * calling the object is calling the class's generated `__call__` with that struct as its Meta:
   `Cls_call<typename Meta::Cls_...>(args..., stream)`, its arguments bound as Python binds them
@@ -25,8 +25,6 @@ function) is refused with a located diagnostic, as is building or calling an obj
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import libcst as cst
 
 from ..analysis import kinds as k
@@ -36,21 +34,11 @@ from ..analysis.value import Val
 from ..cxx import ast as c
 from ..dsl import numeric_type
 from ..frontend.discovery import DslFunction
+from .arguments import argument_value
 from .bindings import callee_params
 from .expr import ExprLowerer, meta_type
-from .signature import ParamSig, signature
-
-
-@dataclass(frozen=True)
-class ObjectClass:
-    """A kernel class as its objects' calls see it."""
-
-    name: str  # the class's Python name
-    function: str  # the C++ name of its generated `__call__` (qualified for another module)
-    local: str | None  # that `__call__` when it is of this module (emitted before callers)
-    params: tuple[ParamSig, ...]  # its C++ parameters (no stream)
-    python_params: tuple[str, ...]  # its Python parameters in order, the stream included
-    stream: str | None  # its stream parameter
+from .lowered import ObjectClass
+from .signature import signature
 
 
 def python_params(fn: DslFunction) -> tuple[str, ...]:
@@ -155,8 +143,6 @@ def _static_argument(lw: ExprLowerer, node: cst.BaseExpression, cls: ObjectClass
 
 
 def _call(lw: ExprLowerer, node: cst.Call, member: str) -> Val:
-    from .call import _argument  # the argument lowering of calls of generated functions
-
     fc = lw.fc
     cls = lw.mod.kernel_objects[member]
     if fc.role != "host":
@@ -183,7 +169,7 @@ def _call(lw: ExprLowerer, node: cst.Call, member: str) -> Val:
             arg = cst.parse_expression(p.default)
         if arg is None:
             raise fc.error(node, "bad-arguments", f"{what} needs argument '{p.name}'")
-        args.append(_argument(lw, arg, p.name, p.constexpr, p.template is None))
+        args.append(argument_value(lw, arg, p.name, p.constexpr, p.template is None))
     stream = bound.get(cls.stream) if cls.stream is not None else None
     args.append(lw.value(stream) if stream is not None else c.Id(fc.stream_name))
     lw.mod.object_calls.setdefault(fc.fn.cxx_name, []).append(cls.local or cls.function)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 import libcst as cst
 
@@ -14,23 +13,7 @@ from ..dsl import numeric_type
 from ..frontend.discovery import DslFunction
 from ..frontend.imports import dotted
 from .context import ModuleContext
-
-
-@dataclass(frozen=True)
-class ParamSig:
-    name: str
-    type: c.CxxType
-    template: str | None  # the template parameter's name, if the type is one
-    kind: Kind
-    constexpr: bool
-    annotation: str | None  # Python source of the annotation
-    default: str | None  # Python source of the default value
-
-
-@dataclass(frozen=True)
-class Signature:
-    params: tuple[ParamSig, ...]  # without `self` and without a stream parameter
-    stream: str | None  # Python name of an explicit stream parameter
+from .lowered import ParamSig, Signature
 
 
 def camel(name: str) -> str:

@@ -278,6 +278,13 @@ def is_plain_data(value: Any) -> bool:
     return isinstance(getattr(numeric, "bbx_dtype", None), str)
 
 
+def self_config(obj: Any) -> tuple[tuple[str, str], ...]:
+    """The part of an object's state that specializes its jit methods: the ``__dict__`` entries
+    holding plain Python data, as (name, repr-stable value), sorted by name."""
+    state = getattr(obj, "__dict__", {})
+    return tuple(sorted((k, stable_repr(v)) for k, v in state.items() if is_plain_data(v)))
+
+
 def stable_repr(value: Any) -> str:
     """A repr that is the same in every process for the same meta value."""
     if isinstance(value, enum.Enum):
@@ -300,8 +307,6 @@ def stable_repr(value: Any) -> str:
     if isinstance(numeric, str):
         return f"cutlass.{type(value).__name__}({value.value!r})"
     if jit_call_of(value) is not None:  # a Constexpr callable instance: its configuration
-        from .jit import self_config
-
         return f"<{type(value).__module__}.{type(value).__qualname__} {self_config(value)}>"
     if isinstance(value, functools.partial):
         args = ", ".join(stable_repr(a) for a in value.args)

@@ -21,9 +21,8 @@ from pathlib import Path
 from typing import TextIO
 
 from ..paths import include_dir
-from ..targets import toolchain
+from ..targets.backend import Backend, Prebuilt, ToolMissing
 from .source_map import annotate_compiler_output
-from .targets import Target
 
 PROGRESS_AFTER_S = 1.0
 OUTPUT = "specialization.so"
@@ -35,58 +34,27 @@ class BuildError(RuntimeError):
         super().__init__(f"bbx: building {label} for {target} failed:\n{output}")
 
 
-@dataclass(frozen=True)
-class Prebuilt:
-    """Flags that make a unit use a precompiled header library (prebuilt.py): compile flags,
-    and objects to link (the library's out-of-line code, with clang's -fpch-codegen)."""
-
-    compile_flags: tuple[str, ...] = ()
-    link_inputs: tuple[str, ...] = ()
-
-
 @dataclass
 class UnitBuild:
     """One specialization unit to build into a shared object."""
 
     label: str  # what the user sees in progress lines, e.g. "elementwise_add.py:elementwise_add"
     unit: Path  # the specialization unit (.cpp), which includes the generated .hip
-    target: Target
+    target: Backend
     include_dirs: list[Path] = field(default_factory=list)
     generated_files: dict[str, Path] = field(default_factory=dict)  # for error mapping
-    opt: str | None = None  # None: the target's default (toolchain.unit_opt)
+    opt: str | None = None  # None: the target's default (Backend.unit_opt)
 
 
 def unit_command(build: UnitBuild, output: Path, prebuilt: Prebuilt | None = None) -> list[str]:
     """The whole compile-and-link command for the build's target."""
     includes = [f"-I{p}" for p in (include_dir(), *build.include_dirs)]
     target = build.target
-    opt = build.opt or toolchain.unit_opt(target.name)
-    pre = prebuilt or Prebuilt()
-    if target.is_cpu:
-        cxx = toolchain.simulator_compiler().path
-        return [
-            cxx, *toolchain.simulator_flags(opt), "-shared", *pre.compile_flags, *includes,
-            str(build.unit), *pre.link_inputs, "-o", str(output),
-            *toolchain.simulator_link_flags(),
-        ]
-    if target.is_cuda:
-        nvcc = toolchain.cuda_compiler()
-        if nvcc is None:
-            raise BuildError(build.label, target.name, "nvcc not found on PATH (or $BBX_NVCC)")
-        return [
-            nvcc.path, *toolchain.cuda_unit_flags(opt), "-shared", *includes, str(build.unit),
-            "-o", str(output),
-        ]
-    hip = toolchain.hip_unit_command(target.name, opt)
-    if hip is None:
-        raise BuildError(
-            build.label, target.name,
-            "a loadable AMD specialization needs a HIP compiler (hipcc, or clang++-22) and the "
-            "HIP runtime library libamdhip64 (ROCm, or Debian's libamdhip64-dev); without them "
-            f"use `bbx build --target {target.name}` to compile the device code only",
-        )
-    compile_flags, link_flags = hip
-    return [*compile_flags, "-shared", *includes, str(build.unit), "-o", str(output), *link_flags]
+    try:
+        return target.unit_command(build.unit, output, includes, build.opt or target.unit_opt(),
+                                   prebuilt or Prebuilt())
+    except ToolMissing as exc:
+        raise BuildError(build.label, target.name, str(exc)) from None
 
 
 class _Progress:

@@ -15,10 +15,8 @@ The module is imported with the bbx import hook installed (its top-level Python 
 `import`; a `__main__` block does not) so that Meta members can be evaluated against its globals
 and, for a class NAME, the object `NAME(**init)` exists.
 
-AMD code objects: `-mcode-object-version=5`. clang-22 defaults to v6 (observed: ELF ABI version
-4), which older ROCm runtimes reject; v5 has been LLVM's and ROCm 6's HIP default (LLVM D129818)
-and is loaded by current runtimes. No `:xnack±`/`:sramecc±` feature is pinned: the code object
-then says "any" for both (`amdhsa.target: amdgcn-amd-amdhsa--gfx942`) and loads in either mode.
+What each target builds (its commands, its code objects, what its manifest adds) is its
+backend's (bbx.targets: Backend.bundle_steps).
 """
 
 from __future__ import annotations
@@ -39,7 +37,7 @@ from typing import Any
 
 from .. import __version__
 from ..paths import include_dir
-from ..targets import toolchain
+from ..targets.backend import Backend, Step, ToolMissing
 from ..translate import FunctionInfo
 from . import jit
 from .argspec import (
@@ -51,7 +49,6 @@ from .argspec import (
     is_lambda,
     parse,
 )
-from .builder import UnitBuild, unit_command
 from .cache import file_sha256
 from .dispatch import (
     TranslationFailed,
@@ -60,13 +57,10 @@ from .dispatch import (
     prepare_call,
     translate_module,
 )
+from .meta_struct import SpecializationError
 from .source_map import annotate_compiler_output
-from .specialize import SpecializationError, render_unit
-from .targets import Target
+from .specialize import render_unit
 
-#: Flags of every AMD device-only build (see the module docstring).
-AMD_DEVICE_FLAGS = ("-mcode-object-version=5", "-DBBX_DEVICE_ONLY_UNIT")
-CUDA_ARCH = "sm_90"
 UNIT = "unit.cpp"
 COMPILER_LOG = "compiler.log"
 BUNDLE_INCLUDE = "include"
@@ -84,18 +78,12 @@ class BuildFailed(RuntimeError):
 class BuildRequest:
     source: Path
     name: str
-    target: Target
+    target: Backend
     args: tuple[str, ...]
     consts: tuple[str, ...] = ()  # "k=v", v a Python literal
     init: tuple[str, ...] = ()  # "k=v" for a class NAME's __init__
     output: Path = Path("bbx-build")
     opt: str = "-O3"
-
-
-@dataclass(frozen=True)
-class Step:
-    command: list[str]
-    outputs: list[str]
 
 
 @dataclass
@@ -226,42 +214,22 @@ def _relocated(command: list[str]) -> list[str]:
     return [f"-I{BUNDLE_INCLUDE}" if arg == absolute else arg for arg in command]
 
 
-def build_steps(target: Target, stem: str, label: str, module_name: str,
+def build_steps(target: Backend, stem: str, label: str, module_name: str,
                 opt: str) -> tuple[list[Step], list[str]]:
-    """(the commands to run in the bundle directory, the AMD code objects they produce); a
+    """(the commands to run in the bundle directory, the device code objects they produce); a
     loadable specialization is `<module_name>.so`."""
-    unit = Path(UNIT)
-    loadable_name = f"{module_name}.so"
-    if target.is_amd:
-        hsaco = f"{stem}.{target.name}.hsaco"
-        device = toolchain.amd_device_command(unit, Path(hsaco), target.name, opt=opt,
-                                              extra_flags=AMD_DEVICE_FLAGS)
-        steps = [Step(_relocated(device), [hsaco])]
-        compiler = toolchain.amd_compiler()
-        if compiler is not None and compiler.family == "hipcc":
-            # With ROCm: also the loadable shared object (the lazy builder's command).
-            loadable = UnitBuild(label, unit, target, opt=opt)
-            steps.insert(0, Step(_relocated(unit_command(loadable, Path(loadable_name))),
-                                 [loadable_name]))
-        return steps, [hsaco]
-    if target.is_cuda:
-        obj = f"{stem}.{CUDA_ARCH}.o"
-        # -Xptxas -v: ptxas's resource usage per kernel (registers, stack frame, spills), kept
-        # in the bundle's compiler.log (benchmarks/resource_report.py reads it)
-        command = toolchain.cuda_command(unit, Path(obj), arch=CUDA_ARCH, opt=opt,
-                                         extra_flags=["-DBBX_DEVICE_ONLY_UNIT", "-Xptxas", "-v"])
-        return [Step(_relocated(command), [obj])], []
-    loadable = UnitBuild(label, unit, target, opt=opt)
-    return [Step(_relocated(unit_command(loadable, Path(loadable_name))), [loadable_name])], []
+    try:
+        steps, code_objects = target.bundle_steps(Path(UNIT), stem, Path(f"{module_name}.so"),
+                                                  opt)
+    except ToolMissing as exc:
+        raise BuildFailed(f"bbx build: building {label} for {target.name} failed:\n{exc}"
+                          ) from None
+    return [Step(_relocated(step.command), step.outputs) for step in steps], code_objects
 
 
-def compiler_version(target: Target) -> str:
+def compiler_version(target: Backend) -> str:
     """The compiler's path and the first line of its `--version`, for the manifest."""
-    if target.is_cpu:
-        path = toolchain.host_compiler().path
-    else:
-        found = toolchain.cuda_compiler() if target.is_cuda else toolchain.amd_compiler()
-        path = found.path if found else ("nvcc" if target.is_cuda else "hipcc")
+    path = target.compiler_path()
     try:
         out = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=60)
         return f"{path} {(out.stdout or out.stderr).strip().splitlines()[0]}"
@@ -287,7 +255,7 @@ def _repro_script(steps: list[Step]) -> str:
 
 
 def _run(step: Step, directory: Path, generated: dict[str, Path], label: str,
-         target: Target) -> None:
+         target: Backend) -> None:
     try:
         proc = subprocess.run(step.command, cwd=directory, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, text=True)
@@ -321,7 +289,7 @@ def build(request: BuildRequest) -> Bundle:
         hip_name = f"{stem}.hip"
         arguments = ", ".join(f"{n}: {s}" for n, s in specs.items())
         unit = render_unit(translation, info, hip_name, call.meta_values, specs,
-                           request.target.name, f"{label}({arguments})", traced=call.traced)
+                           request.target, f"{label}({arguments})", traced=call.traced)
     except (SpecializationError, TranslationFailed) as exc:
         raise BuildInputError(f"bbx build: {label}: {exc}") from None
 
@@ -359,7 +327,6 @@ def build(request: BuildRequest) -> Bundle:
         "generated": hip_name,
         "unit": UNIT,
     }
-    if request.target.is_amd:
-        manifest["code_object_version"] = 5
+    manifest.update(request.target.manifest_facts())
     (directory / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
     return Bundle(directory, manifest, [directory / c for c in code_objects])

@@ -49,10 +49,11 @@ from pathlib import Path
 from typing import Any
 
 from .. import settings
+from .cache_layout import MANIFEST, STAGING
 from .cache_root import writable_root
+from .cache_usage import enforce_cap
 from .staging import Staging, reclaim
 
-MANIFEST = "manifest.json"
 SHARED_VARIABLE = "BBX_SHARED_CACHE_DIR"
 CACHE_FORMAT = 1
 #: At most this many entries are marked in use by one process (each holds a file open).
@@ -204,15 +205,13 @@ class BuildCache:
         self._hold(key, self.home)
         cap = settings.byte_size("BBX_CACHE_MAX_BYTES")
         if cap is not None:
-            from .cache_usage import enforce_cap  # noqa: PLC0415 - it imports this module
-
-            enforce_cap(self, cap, keep=key)
+            enforce_cap(self.root, cap, keep=key)
         return Entry(key, final, manifest), True
 
     def _staging(self) -> Staging:
         """A fresh staging directory; the first one of this cache object first reclaims those
         of dead builds."""
-        tmp_root = self.home / "tmp"
+        tmp_root = self.home / STAGING
         if not self._reclaimed:
             self._reclaimed = True
             reclaim(tmp_root)
@@ -250,7 +249,7 @@ class BuildCache:
         return manifest
 
     def _discard(self, path: Path) -> None:
-        graveyard = path.parent.parent / "tmp" / f"damaged-{path.name}-{uuid.uuid4().hex[:8]}"
+        graveyard = path.parent.parent / STAGING / f"damaged-{path.name}-{uuid.uuid4().hex[:8]}"
         graveyard.parent.mkdir(parents=True, exist_ok=True)
         try:
             os.rename(path, graveyard)

@@ -17,13 +17,15 @@ import tempfile
 import threading
 from pathlib import Path
 
+from .cache_layout import STAGING
+
 _resolved: dict[Path, Path] = {}
 _lock = threading.Lock()
 
 
 def _probe(root: Path) -> None:
     """Raise OSError unless builds can be staged and published under `root`."""
-    staging = root / "tmp"
+    staging = root / STAGING
     staging.mkdir(parents=True, exist_ok=True)
     handle, name = tempfile.mkstemp(prefix="probe-", dir=staging)
     os.close(handle)

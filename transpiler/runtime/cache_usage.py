@@ -19,10 +19,7 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from .cache import MANIFEST, BuildCache
-
-TRANSLATIONS = "translations"
-STAGING = "tmp"
+from .cache_layout import MANIFEST, STAGING, TRANSLATIONS
 
 
 @dataclass(frozen=True)
@@ -59,8 +56,8 @@ def _tree_bytes(path: Path) -> int:
     return total
 
 
-def usage(cache: BuildCache) -> Usage:
-    root = cache.root
+def usage(root: Path) -> Usage:
+    """What the cache directory `root` holds."""
     entries: list[Item] = []
     translations: list[Item] = []
     if root.is_dir():
@@ -80,11 +77,11 @@ def usage(cache: BuildCache) -> Usage:
 
 
 @contextmanager
-def _unused(cache: BuildCache, key: str) -> Iterator[bool]:
+def _unused(root: Path, key: str) -> Iterator[bool]:
     """Whether no process uses or builds the entry `key`; while True, none can start to."""
     with ExitStack() as stack:
         for suffix in (".use", ".lock"):
-            lock = cache.root / key[:2] / f"{key}{suffix}"
+            lock = root / key[:2] / f"{key}{suffix}"
             handle = stack.enter_context(lock.open("a"))
             try:
                 fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -95,9 +92,9 @@ def _unused(cache: BuildCache, key: str) -> Iterator[bool]:
         yield True
 
 
-def remove_entry(cache: BuildCache, item: Item) -> bool:
-    """Removes a published entry unless it is in use; whether it was removed."""
-    with _unused(cache, item.key) as unused:
+def remove_entry(root: Path, item: Item) -> bool:
+    """Removes a published entry of the cache `root` unless it is in use; whether it was."""
+    with _unused(root, item.key) as unused:
         if not unused:
             return False
         shutil.rmtree(item.path, ignore_errors=True)
@@ -121,12 +118,12 @@ class Removed:
     kept_in_use: int
 
 
-def clear(cache: BuildCache) -> Removed:
-    """Removes every entry not in use and every saved translation."""
-    found = usage(cache)
+def clear(root: Path) -> Removed:
+    """Removes every entry of the cache `root` not in use and every saved translation."""
+    found = usage(root)
     items = freed = in_use = 0
     for entry in found.entries:
-        if remove_entry(cache, entry):
+        if remove_entry(root, entry):
             items, freed = items + 1, freed + entry.bytes
         else:
             in_use += 1
@@ -136,10 +133,10 @@ def clear(cache: BuildCache) -> Removed:
     return Removed(items, freed, in_use)
 
 
-def enforce_cap(cache: BuildCache, max_bytes: int, keep: str = "") -> Removed:
+def enforce_cap(root: Path, max_bytes: int, keep: str = "") -> Removed:
     """Removes the least recently used entries not in use (never `keep`), and the oldest
     translations, until the cache holds at most `max_bytes`."""
-    found = usage(cache)
+    found = usage(root)
     excess = found.total_bytes - max_bytes
     items = freed = in_use = 0
     candidates = sorted((*found.entries, *found.translations), key=lambda i: i.last_used)
@@ -148,7 +145,7 @@ def enforce_cap(cache: BuildCache, max_bytes: int, keep: str = "") -> Removed:
             break
         if item.key == keep and keep:
             continue
-        removed = remove_entry(cache, item) if item.key else _remove_file(item)
+        removed = remove_entry(root, item) if item.key else _remove_file(item)
         if removed:
             items, freed, excess = items + 1, freed + item.bytes, excess - item.bytes
         elif item.key:

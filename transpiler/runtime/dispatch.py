@@ -3,8 +3,9 @@
     translate the module (once per source text) -> evaluate Meta -> render the specialization
     unit -> build it into the cache (or find it there) -> load -> launch (launch.py)
 
-`install()` registers it with `bbx.runtime.jit` and with the import hook, which translates every
-DSL module when it is imported so that unsupported constructs are reported up front.
+`install()` registers it with `bbx.runtime.jit` and with the record of DSL modules that the
+import hook reports to (bbx.dsl_files): every DSL module is translated when it is imported, so
+that unsupported constructs are reported up front.
 """
 
 from __future__ import annotations
@@ -15,16 +16,15 @@ import inspect
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .. import settings
+from .. import dsl_files, settings
 from ..analysis.call_facts import POINTER_ELEMENT, SCALAR_ELEMENT, TENSOR_ELEMENT, CallFacts
-from ..paths import include_dir
-from ..targets import toolchain
-from ..translate import FunctionInfo, TranslationResult, translate_source
-from . import host_callables, jit, staged, translation_cache
+from ..targets.backend import Backend
+from ..targets.registry import compiler_identity, default_target
+from ..translate import FunctionInfo, TranslationResult
+from . import host_callables, jit, staged
 from .argspec import (
     DEFAULT_LAMBDA,
     ArgSpec,
@@ -35,112 +35,35 @@ from .argspec import (
     flatten,
     flatten_values,
     jit_call_of,
+    self_config,
     validate,
 )
 from .builder import UnitBuild, build_unit
 from .cache import BuildCache, specialization_key
 from .dtypes import dtype as dtype_info
-from .fingerprint import tree_fingerprint
+from .fingerprint import header_library_hash
 from .launch import KernelError, Launcher
+from .meta_struct import evaluate_meta
+from .module_translation import TranslationFailed, dependency_texts, translate_module
 from .native import DeviceUnavailable, open_specialization
 from .prebuilt import prebuilt_for
 from .shape_groups import infer_shape_groups
-from .specialize import (
-    UnitFunction,
-    evaluate_meta,
-    operator_functor,
-    render_staged_unit,
-    render_unit,
-)
-from .targets import Target, default_target
+from .specialize import Unit, UnitFunction, operator_functor, render_staged_unit, render_unit
 
 __all__ = ["DeviceUnavailable", "Dispatcher", "KernelError", "TranslationFailed", "install",
            "translate_module"]
 
 
-class TranslationFailed(RuntimeError):
-    """The module of a jit function does not translate; the message holds the diagnostics."""
-
-
 #: What a built unit is (part of every cache key): 2 = a shared object with a C entry point.
 UNIT_FORMAT = 2
-
-_translations: dict[str, TranslationResult] = {}
-_translations_lock = threading.Lock()
-
-
-def translate_module(path: str, source: str | None = None,
-                     call_facts: CallFacts | None = None) -> TranslationResult:
-    """The translation of a module's source (for the facts of a call from host Python, when
-    it has functions that depend on them: bbx.analysis.call_facts), memoised per source text
-    and facts in the process and on disk (translation_cache.py)."""
-    if source is None:
-        source = Path(path).read_text(encoding="utf-8")
-    facts = call_facts.key() if call_facts is not None else ""
-    digest = hashlib.sha256(source.encode() + (f"|{facts}".encode() if facts else b"")).hexdigest()
-    with _translations_lock:
-        found = _translations.get(digest)
-        if found is None:
-            found = translation_cache.load(path, digest)
-            if found is None:
-                found = translate_source(source, Path(path).name, display_path=path,
-                                         source_path=path, call_facts=call_facts)
-                translation_cache.store(path, digest, found)
-            _translations[digest] = found
-    if not found.usable:
-        raise TranslationFailed(
-            f"bbx: {path} cannot be translated:\n{found.render_diagnostics()}"
-        )
-    return found
-
-
-def dependency_texts(translation: TranslationResult) -> dict[str, str]:
-    """`<stem>.hip` -> generated text of every module whose helpers `translation` includes."""
-    return {dep.stem + ".hip": translate_module(str(dep)).text or ""
-            for dep in translation.dependencies}
-
 
 def on_dsl_module(module_name: str, path: str, source: str) -> None:
     """Import-hook callback: record the module and translate it at import, so that diagnostics
     are reported before any of its code runs (staged execution finds errors when it traces a
     function, as the DSL does)."""
-    from .. import hook
-
-    hook.dsl_modules[module_name] = path
+    dsl_files.dsl_modules[module_name] = path
     if not settings.enabled("BBX_STAGED"):
         translate_module(path, source)
-
-
-@cache
-def header_library_hash() -> str:
-    """The header library's identity in cache keys: path, size and modification time of each
-    header (fingerprint.py; a touched header rebuilds, an edited one always does)."""
-    return tree_fingerprint(include_dir(), "bbx header library")
-
-
-@cache
-def compiler_identity(target: Target) -> str:
-    """The compiler of `target` as cache keys see it (toolchain.fingerprint: no process runs)."""
-    if target.is_cpu:
-        path = toolchain.simulator_compiler().path
-    elif target.is_cuda:
-        found = toolchain.cuda_compiler()
-        path = found.path if found else "nvcc"
-    else:
-        found = toolchain.amd_compiler()
-        path = found.path if found else "hipcc"
-    return toolchain.fingerprint(path)
-
-
-def unit_flags(target: Target) -> list[str]:
-    """The flags a unit for `target` is compiled with (part of the cache key)."""
-    opt = toolchain.unit_opt(target.name)
-    if target.is_cpu:
-        return toolchain.simulator_flags(opt)
-    if target.is_cuda:
-        return toolchain.cuda_unit_flags(opt)
-    found = toolchain.hip_unit_command(target.name, opt)
-    return [*found[0][1:], *found[1]] if found else []
 
 
 def refuse_if_failed(translation: TranslationResult, qualified_name: str, where: str) -> None:
@@ -187,7 +110,7 @@ def find_host_function(translation: TranslationResult, name: str) -> FunctionInf
 
 
 class Dispatcher:
-    def __init__(self, cache: BuildCache | None = None, target: Target | None = None) -> None:
+    def __init__(self, cache: BuildCache | None = None, target: Backend | None = None) -> None:
         self.cache = cache or BuildCache()
         self.target = target
         self._launchers: dict[Any, Launcher | SequenceLauncher] = {}
@@ -196,7 +119,7 @@ class Dispatcher:
     def __call__(self, fn: jit.JitFunction, bound_self: Any, specs: dict[str, ArgSpec],
                  values: dict[str, Any]) -> Callable[[dict[str, Any]], None]:
         target = self.target or default_target()
-        memo = (id(fn), jit.self_config(bound_self), tuple(specs.items()), target)
+        memo = (id(fn), self_config(bound_self), tuple(specs.items()), target)
         with self._lock:
             launcher = self._launchers.get(memo)
             if launcher is None:
@@ -205,59 +128,25 @@ class Dispatcher:
         return launcher
 
     def _specialize(self, fn: jit.JitFunction, bound_self: Any, specs: dict[str, ArgSpec],
-                    target: Target) -> Launcher | SequenceLauncher:
+                    target: Backend) -> Launcher | SequenceLauncher:
         if settings.enabled("BBX_STAGED"):
             return self._specialize_staged(fn, bound_self, specs, target)
         call = prepare_call(fn, bound_self, specs, lambda t: find_function(t, fn))
         translation, info, specs = call.translation, call.info, call.specs
-        stem = Path(translation.path).stem
-        hip_name = f"{stem}.hip"
+        hip_name = f"{Path(translation.path).stem}.hip"
         label = f"{Path(fn.source_file).name}:{fn.__qualname__}"
         arguments = ", ".join(f"{n}: {s}" for n, s in specs.items())
-        unit = render_unit(translation, info, hip_name, call.meta_values, specs, target.name,
+        unit = render_unit(translation, info, hip_name, call.meta_values, specs, target,
                            f"{label}({arguments})", traced=call.traced)
         assert translation.text is not None
-        dependencies = dependency_texts(translation)
-        key = specialization_key({
-            "unit": unit.key,
-            "hip": hashlib.sha256(translation.text.encode()).hexdigest(),
-            "dependencies": {name: hashlib.sha256(text.encode()).hexdigest()
-                             for name, text in dependencies.items()},
-            "headers": header_library_hash(),
-            "target": target.name,
-            "compiler": compiler_identity(target),
-            "flags": unit_flags(target),
-            "unit format": UNIT_FORMAT,
-        })
-
-        def build(staging: Path) -> dict[str, Any]:
-            hip = staging / hip_name
-            hip.write_text(translation.text or "")
-            generated = {hip_name: hip}
-            for name, text in dependencies.items():
-                generated[name] = staging / name
-                generated[name].write_text(text)
-            unit_path = staging / "unit.cpp"
-            unit_path.write_text(unit.text)
-            unit_build = UnitBuild(label, unit_path, target, generated_files=generated)
-            built = build_unit(unit_build, staging, prebuilt=prebuilt_for(target))
-            return {"extension": built.name, "target": target.name, "function": label,
-                    "arguments": arguments}
-
-        entry, _ = self.cache.get_or_build(key, build)
-        try:
-            address = open_specialization(entry.artifact(entry.manifest["extension"]))
-        except DeviceUnavailable as exc:
-            raise DeviceUnavailable(f"bbx: {label} cannot run on target {target.name} here: "
-                                    f"{exc}") from None
-        generated = {hip_name: translation.text, **dependencies}
+        generated = {hip_name: translation.text, **dependency_texts(translation)}
+        address = self._build(unit, generated, target, label, arguments)
         launcher = Launcher(address, specs, target, label, generated,
                             lambda: infer_shape_groups(translation, info, specs))
         return SequenceLauncher(launcher, call.sequences) if call.sequences else launcher
 
-
     def _specialize_staged(self, fn: jit.JitFunction, bound_self: Any,
-                           specs: dict[str, ArgSpec], target: Target) -> Launcher:
+                           specs: dict[str, ArgSpec], target: Backend) -> Launcher:
         """The specialization built by staged execution (bbx.runtime.staged)."""
         if any(isinstance(s, SequenceSpec) for s in specs.values()):
             raise TranslationFailed(f"bbx: {fn.__qualname__} ({fn.where}): sequence arguments "
@@ -268,35 +157,46 @@ class Dispatcher:
         arguments = ", ".join(f"{n}: {s}" for n, s in specs.items())
         function = UnitFunction(module.namespace, module.sha256, module.cxx_name,
                                 module.stream_param)
-        unit = render_staged_unit(function, hip_name, specs, target.name,
-                                  f"{label}({arguments})")
+        unit = render_staged_unit(function, hip_name, specs, target, f"{label}({arguments})")
+        generated = {hip_name: module.text}
+        address = self._build(unit, generated, target, label, arguments)
+        return Launcher(address, specs, target, label, generated)
+
+    def _build(self, unit: Unit, generated: dict[str, str], target: Backend, label: str,
+               arguments: str) -> int:
+        """The entry point of `unit` (with its `generated` modules by file name, the module of
+        the called function first), built into the cache or found there, and loaded."""
+        (_, text), *dependencies = generated.items()
         key = specialization_key({
             "unit": unit.key,
-            "hip": module.sha256,
+            "hip": hashlib.sha256(text.encode()).hexdigest(),
+            "dependencies": {name: hashlib.sha256(dependency.encode()).hexdigest()
+                             for name, dependency in dependencies},
             "headers": header_library_hash(),
             "target": target.name,
             "compiler": compiler_identity(target),
-            "flags": unit_flags(target),
+            "flags": target.unit_flags(),
             "unit format": UNIT_FORMAT,
         })
 
         def build(staging: Path) -> dict[str, Any]:
-            hip = staging / hip_name
-            hip.write_text(module.text)
+            files = {}
+            for name, text in generated.items():
+                files[name] = staging / name
+                files[name].write_text(text)
             unit_path = staging / "unit.cpp"
             unit_path.write_text(unit.text)
-            unit_build = UnitBuild(label, unit_path, target, generated_files={hip_name: hip})
+            unit_build = UnitBuild(label, unit_path, target, generated_files=files)
             built = build_unit(unit_build, staging, prebuilt=prebuilt_for(target))
             return {"extension": built.name, "target": target.name, "function": label,
                     "arguments": arguments}
 
         entry, _ = self.cache.get_or_build(key, build)
         try:
-            address = open_specialization(entry.artifact(entry.manifest["extension"]))
+            return open_specialization(entry.artifact(entry.manifest["extension"]))
         except DeviceUnavailable as exc:
             raise DeviceUnavailable(f"bbx: {label} cannot run on target {target.name} here: "
                                     f"{exc}") from None
-        return Launcher(address, specs, target, label, {hip_name: module.text})
 
 
 @dataclass(frozen=True)
@@ -412,9 +312,7 @@ _installed: Dispatcher | None = None
 def install(dispatcher: Dispatcher | None = None) -> Dispatcher:
     """Make jit calls build and launch through `dispatcher` (default: a new one)."""
     global _installed
-    from .. import hook
-
     _installed = dispatcher or _installed or Dispatcher()
     jit.set_dispatcher(_installed)
-    hook.set_on_dsl_module(on_dsl_module)
+    dsl_files.set_on_dsl_module(on_dsl_module)
     return _installed

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import hashlib
 import os
+from functools import cache
 from pathlib import Path
+
+from ..paths import include_dir
 
 
 def _walk(directory: str, prefix: str, out: list[str]) -> None:
@@ -26,3 +29,10 @@ def tree_fingerprint(root: Path, salt: str = "") -> str:
     lines: list[str] = [salt]
     _walk(str(root), "", lines)
     return hashlib.sha256("\n".join(lines).encode()).hexdigest()
+
+
+@cache
+def header_library_hash() -> str:
+    """The header library's identity in cache keys: path, size and modification time of each
+    header (a touched header rebuilds, an edited one always does)."""
+    return tree_fingerprint(include_dir(), "bbx header library")

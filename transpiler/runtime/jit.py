@@ -33,9 +33,7 @@ from .argspec import (
     DEFAULT_LAMBDA,
     ArgSpec,
     ConstexprSpec,
-    is_plain_data,
     same_lambda,
-    stable_repr,
     validate,
 )
 from .argspec import from_value as spec_of_value
@@ -70,13 +68,6 @@ def get_dispatcher() -> Dispatcher:
             "and build jit functions in this process yet"
         )
     return _dispatcher
-
-
-def self_config(obj: Any) -> tuple[tuple[str, str], ...]:
-    """The part of an object's state that specializes its jit methods: the ``__dict__`` entries
-    holding plain Python data, as (name, repr-stable value), sorted by name."""
-    state = getattr(obj, "__dict__", {})
-    return tuple(sorted((k, stable_repr(v)) for k, v in state.items() if is_plain_data(v)))
 
 
 class _Decorated:

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from functools import cached_property
 from typing import Any
 
+from ..targets.backend import Backend
 from . import dtypes
 from .argspec import (
     ArgSpec,
@@ -44,7 +45,6 @@ from .checks import (
 from .dlpack_tensor import DLPackTensor
 from .native import launcher_module
 from .source_map import annotate_sites
-from .targets import Target
 from .tensor_input import unsupported_reason
 
 # Row kinds of the C launcher's plan (templates/launcher.c.j2).
@@ -77,7 +77,7 @@ def _dims(dims: tuple[int | Dyn, ...]) -> tuple[int, ...]:
     return tuple(d if isinstance(d, int) else -d.divisibility for d in dims)
 
 
-def device_types(spec: TensorSpec, target: Target) -> tuple[int, ...]:
+def device_types(spec: TensorSpec, target: Backend) -> tuple[int, ...]:
     """The DLPack device types a tensor may have: the target's, narrowed by the spec's."""
     allowed = set(_DL_DEVICES[target.torch_device_type])
     if spec.device is not None:
@@ -85,7 +85,7 @@ def device_types(spec: TensorSpec, target: Target) -> tuple[int, ...]:
     return tuple(sorted(allowed)) or NO_DEVICE
 
 
-def plan_row(slot: int, spec: ArgSpec, target: Target) -> tuple[Any, ...]:
+def plan_row(slot: int, spec: ArgSpec, target: Backend) -> tuple[Any, ...]:
     """One row of the C launcher's plan (see plan_row in templates/launcher.c.j2)."""
     if isinstance(spec, TensorSpec):
         code, bits = dlpack_code(spec.dtype)
@@ -140,7 +140,7 @@ def stream_handle(value: Any) -> int:
     return int(value) if isinstance(value, int) else 0
 
 
-def check_device(name: str, value: Any, target: Target) -> None:
+def check_device(name: str, value: Any, target: Backend) -> None:
     tensor = getattr(value, "bbx_torch_tensor", value)
     device = getattr(getattr(tensor, "device", None), "type", None)
     if device is not None and device != target.torch_device_type:
@@ -154,7 +154,7 @@ def check_device(name: str, value: Any, target: Target) -> None:
 class Launcher:
     """Calls one loaded specialization (entry point `entry`) with a call's values."""
 
-    def __init__(self, entry: int, specs: dict[str, ArgSpec], target: Target, label: str,
+    def __init__(self, entry: int, specs: dict[str, ArgSpec], target: Backend, label: str,
                  generated: dict[str, str] | None = None,
                  shape_groups: Callable[[], tuple[ShapeGroup, ...]] | None = None) -> None:
         self.specs, self.target, self.label = specs, target, label
@@ -165,7 +165,7 @@ class Launcher:
         slots = {name: slot for slot, name in enumerate(specs)}
         self._by_slot = {slots[n]: (n, specs[n]) for n in self.dynamic}
         rows = tuple(plan_row(slots[n], specs[n], target) for n in self.dynamic)
-        current_stream = not target.is_cpu and not any(
+        current_stream = not target.runs_on_host and not any(
             isinstance(s, StreamSpec) for s in specs.values())
         #: shape agreement (unless BBX_CHECK_ARGS=0), in the C launcher and in `_mismatch`
         self.agreement = shape_agreement_enabled()
@@ -175,7 +175,7 @@ class Launcher:
         #: the C launcher: call it with the dynamic arguments in signature order
         self.fast: Callable[..., None] = launcher_module().Launcher(
             entry, len(specs), rows, current_stream, DLPackTensor, self._convert,
-            self._mismatch, self._failed, self._stream_of, interruptible=target.is_cpu,
+            self._mismatch, self._failed, self._stream_of, interruptible=target.runs_on_host,
             groups=tuple(g for g in groups if len(g) > 1))
         #: BBX_CHECK_ARGS=1: also check every call in Python before the launch
         self.checked = check_args_enabled()

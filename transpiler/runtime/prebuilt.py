@@ -15,7 +15,8 @@ bbx/bbx.hpp and the standard headers it includes. Both are done once here:
 The two are built in parallel. Entries live in the shared cache (cache.default_shared_root)
 under a key of the header library's content hash, the compiler and the exact flags.
 `BBX_PREBUILT=0` builds units that parse and compile the whole header library themselves. The
-CUDA and AMD targets use none of this: nvcc and hipcc compile their passes from source text.
+CUDA and AMD targets use none of this: nvcc and hipcc compile their passes from source text
+(their backends offer no `precompiled_headers`).
 """
 
 from __future__ import annotations
@@ -34,10 +35,11 @@ from typing import Any
 from .. import settings
 from ..paths import include_dir
 from ..targets import toolchain
-from .builder import BuildError, Prebuilt, progress, run_command
+from ..targets.backend import Backend, Prebuilt
+from .builder import BuildError, progress, run_command
 from .cache import SHARED_VARIABLE, default_shared_root, shared_cache, specialization_key
 from .cache_root import writable_root
-from .targets import Target
+from .fingerprint import header_library_hash
 
 HEADER = "bbx_pch.hpp"
 HEADER_TEXT = ("// The precompiled header library of bbx specialization units (prebuilt.py).\n"
@@ -123,16 +125,16 @@ def _run_chain(chain: list[list[str]], target: str) -> None:
         run_command(LABEL, target, command, {})
 
 
-def prebuilt_for(target: Target, header_hash: str | None = None) -> Prebuilt | None:
+def prebuilt_for(target: Backend, header_hash: str | None = None) -> Prebuilt | None:
     """How a unit for `target` uses the prebuilt header library (built on first use), or None
-    where none applies or it cannot be built (the unit then compiles everything itself)."""
-    if not target.is_cpu or not enabled():
+    where none applies (the target's compiler reads source text only: Backend.
+    precompiled_headers) or it cannot be built (the unit then compiles everything itself)."""
+    precompilable = target.precompiled_headers()
+    if precompilable is None or not enabled():
         return None
-    compiler = toolchain.simulator_compiler()
-    flags = [*toolchain.simulator_flags(toolchain.unit_opt(target.name)), EXTERN_RUNTIME]
+    compiler, unit_flags = precompilable
+    flags = [*unit_flags, EXTERN_RUNTIME]
     if header_hash is None:
-        from .dispatch import header_library_hash
-
         header_hash = header_library_hash()
     identity = (header_hash, toolchain.fingerprint(compiler.path), *flags, str(FORMAT))
     with _lock:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import operator
 import re
 from collections.abc import Callable
@@ -25,20 +24,18 @@ from typing import Any
 import jinja2
 
 from .. import __version__
-from ..analysis import meta
 from ..cxx.literals import (
     INT_MAX,
     INT_MIN,
     float_literal,
-    int_value_text,
     static_int_text,
-    static_int_type_text,
 )
 from ..cxx.printer import expr_text
 from ..dsl import REGISTRY
 from ..dsl.entry import Functor
 from ..lowering.names import cxx_name
 from ..paths import templates_dir
+from ..targets.backend import Backend
 from ..translate import FunctionInfo, TranslationResult, module_namespace
 from .argspec import (
     DEFAULT_LAMBDA,
@@ -51,8 +48,14 @@ from .argspec import (
     TensorSpec,
     jit_call_of,
 )
-from .callable_arg import CallableArgError, functor_lines
 from .dtypes import dtype as dtype_info
+from .meta_struct import (
+    CallableArgError,
+    SpecializationError,
+    cxx_type,
+    functor_lines,
+    meta_member_line,
+)
 
 _OPERATOR_FUNCTORS = {
     getattr(operator, name.split(".")[1]): entry.cxx
@@ -62,10 +65,6 @@ _OPERATOR_FUNCTORS = {
 
 
 UNIT_TEMPLATE = "specialization.cpp.j2"
-
-
-class SpecializationError(ValueError):
-    """A value handed to a jit function cannot be expressed in the generated C++."""
 
 
 @dataclass(frozen=True)
@@ -125,98 +124,6 @@ def _unit_template() -> jinja2.Template:
 @cache
 def _template_digest() -> str:
     return hashlib.sha256((templates_dir() / UNIT_TEMPLATE).read_bytes()).hexdigest()
-
-
-def cxx_type(dtype_name: str) -> str:
-    """The C++ element type of a dtype (from the dtype table, bbx.dsl.numeric)."""
-    return dtype_info(dtype_name).cxx
-
-
-def _cxx_literal(value: Any, what: str) -> tuple[str, str]:
-    """(C++ type, literal) of a Python bool/int/float."""
-    if isinstance(value, bool):
-        return "bool", "true" if value else "false"
-    if isinstance(value, int):
-        if INT_MIN <= value <= INT_MAX:
-            return "int", str(value)
-        return ("std::uint64_t" if value >= 2**63 else "std::int64_t"), int_value_text(value)
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise SpecializationError(f"{what} is {value}, which has no C++ literal here")
-        return "float", repr(value) + ("f" if "e" in repr(value) or "." in repr(value) else ".0f")
-    raise SpecializationError(f"{what} is {value!r} ({type(value).__name__}); only bool, int and "
-                              "float meta values reach C++")
-
-
-def _static_tuple(value: Any, what: str) -> str:
-    """A Python tuple of ints (nested; None for `_`) as a static C++ tuple, as the DSL sees a
-    tuple held in configuration: every leaf is a compile-time constant."""
-    if isinstance(value, tuple):
-        return f"bbx::make_tuple({', '.join(_static_tuple(v, what) for v in value)})"
-    if value is None:
-        return "bbx::_"
-    if isinstance(value, bool):
-        return f"bbx::C<{'true' if value else 'false'}>{{}}"
-    if isinstance(value, int):
-        return static_int_text(value)
-    raise SpecializationError(f"{what} holds {value!r} ({type(value).__name__}); a tuple meta "
-                              "value reaches C++ only with int, bool and None leaves")
-
-
-def _dtype_of_type_value(value: Any, what: str) -> str:
-    name = getattr(value, "bbx_dtype", None)
-    if isinstance(name, str):
-        return cxx_type(name)
-    try:
-        from .dtypes import from_torch
-
-        return cxx_type(from_torch(value).name)
-    except (ValueError, TypeError, AttributeError):
-        pass
-    raise SpecializationError(f"{what} is {value!r}, not a numeric type")
-
-
-def meta_member_line(member: meta.MetaMember, value: Any) -> str:
-    what = f"Meta member {member.name} (= {member.expr})"
-    if member.kind == meta.OBJECT:  # a kernel object built in DSL code: its own Meta, nested
-        from .callable_arg import CallableArgError, object_struct
-
-        try:
-            return object_struct(member.name, value)
-        except CallableArgError as exc:
-            raise SpecializationError(f"{what}: {exc}") from None
-    if member.kind == meta.STATIC_INT:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise SpecializationError(f"{what} must be an int, got {value!r}")
-        return f"using {member.name} = {static_int_type_text(value)};"
-    if member.kind == meta.TYPE:
-        return f"using {member.name} = {_dtype_of_type_value(value, what)};"
-    if member.kind == meta.BOOL:
-        return f"static constexpr bool {member.name} = {'true' if value else 'false'};"
-    if member.kind == meta.STRING:
-        return f"// {member.name} = {value!r} (a string, used only at translation time)"
-    if member.kind == meta.TUPLE and not isinstance(value, tuple):
-        raise SpecializationError(f"{what} must be a tuple of ints, got {value!r}")
-    if isinstance(value, tuple) and member.kind in (meta.VALUE, meta.TUPLE):
-        return f"static constexpr auto {member.name} = {_static_tuple(value, what)};"
-    ctype, literal = _cxx_literal(float(value) if member.kind == meta.FLOAT else value, what)
-    return f"static constexpr {ctype} {member.name} = {literal};"
-
-
-def evaluate_meta(members: tuple[meta.MetaMember, ...], namespace: dict[str, Any],
-                  scope: dict[str, Any]) -> dict[str, Any]:
-    values: dict[str, Any] = {}
-    for member in members:
-        try:
-            values[member.name] = eval(  # noqa: S307 - the user's own module-level expression
-                compile(member.expr, f"<meta {member.name}>", "eval"), namespace, scope
-            )
-        except Exception as exc:
-            raise SpecializationError(
-                f"cannot evaluate Meta member {member.name} = `{member.expr}`: "
-                f"{type(exc).__name__}: {exc}"
-            ) from None
-    return values
 
 
 def _static(value: int, wide: bool) -> str:
@@ -302,7 +209,7 @@ def _bind_constexpr_value(name: str, spec: ConstexprSpec, traced: bool = False) 
 
 def _callable_binding(name: str, spec: ArgSpec, meta_name: str) -> ArgBinding:
     """A Constexpr instance with a jit `__call__`: its functor, nested in the Meta struct
-    (bbx.runtime.callable_arg)."""
+    (bbx.runtime.meta_struct)."""
     expr = f"{meta_name}::{cxx_name(name)}_fn{{}}"
     return ArgBinding(name, str(spec), (), expr, f"decltype({expr})")
 
@@ -335,7 +242,7 @@ def bind_argument(index: int, name: str, spec: ArgSpec, traced: bool = False) ->
 
 
 def render_unit(translation: TranslationResult, function: FunctionInfo, hip_name: str,
-                meta_values: dict[str, Any], specs: dict[str, ArgSpec], target: str,
+                meta_values: dict[str, Any], specs: dict[str, ArgSpec], target: Backend,
                 summary: str, traced: set[str] | None = None) -> Unit:
     """The unit of one specialization; `traced`: Constexpr parameters given Python functions
     that the translation traced (bbx.runtime.host_callables)."""
@@ -369,7 +276,7 @@ class UnitFunction:
 
 
 def render_staged_unit(function: UnitFunction, hip_name: str, specs: dict[str, ArgSpec],
-                       target: str, summary: str) -> Unit:
+                       target: Backend, summary: str) -> Unit:
     """The unit of a traced specialization (bbx.runtime.staged): no Meta members, every
     Constexpr a value of the trace."""
     return _render(function, hip_name, [], specs, target, summary,
@@ -378,7 +285,7 @@ def render_staged_unit(function: UnitFunction, hip_name: str, specs: dict[str, A
 
 
 def _render(function: UnitFunction, hip_name: str, meta_lines: list[str],
-            specs: dict[str, ArgSpec], target: str, summary: str,
+            specs: dict[str, ArgSpec], target: Backend, summary: str,
             bind: Callable[[int, str, ArgSpec, str], ArgBinding],
             member_lines: dict[str, str], constexpr_passed: bool = True) -> Unit:
     """`constexpr_passed`: whether the generated function takes the Constexpr arguments (a
@@ -396,11 +303,11 @@ def _render(function: UnitFunction, hip_name: str, meta_lines: list[str],
     instantiation = (f"template void {function_name}("
                      f"{', '.join([*(b.type_alias for b in passed), 'bbx::Stream'])});")
     digest = hashlib.sha256(
-        f"{function.source_sha256}|{function.cxx_name}|{meta_lines}|{specs}|{target}".encode()
+        f"{function.source_sha256}|{function.cxx_name}|{meta_lines}|{specs}|{target.name}".encode()
     ).hexdigest()[:16]
     module_name = f"bbx_{namespace}_{digest}"
     inputs = dict(
-        version=__version__, summary=summary, target=target, hip_name=hip_name,
+        version=__version__, summary=summary, target=target.name, hip_name=hip_name,
         meta_name=meta_name, meta_lines=meta_lines or ["// (no Meta members)"],
         args=bindings, typed_args=passed, call=call, module_name=module_name,
         instantiation=instantiation,

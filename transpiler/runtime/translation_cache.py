@@ -24,6 +24,7 @@ from typing import Any
 from .. import __version__
 from ..translate import TranslationResult
 from .cache import default_cache_root
+from .cache_layout import TRANSLATIONS
 from .cache_root import writable_root
 from .fingerprint import tree_fingerprint
 
@@ -48,7 +49,7 @@ def _entry(path: str, source_digest: str, root: Path) -> Path:
     key = hashlib.sha256(
         f"{Path(path).resolve()}|{source_digest}|{translator_identity()}".encode()
     ).hexdigest()[:32]
-    return root / "translations" / key[:2] / f"{key}.pickle"
+    return root / TRANSLATIONS / key[:2] / f"{key}.pickle"
 
 
 def _read(entry: Path) -> dict[str, Any] | None:

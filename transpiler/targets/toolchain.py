@@ -1,7 +1,8 @@
-"""Compiler discovery and command lines for the three targets (host/CPU simulator, AMD, CUDA).
+"""Compiler discovery and the command lines of the host compiler, AMD compilers and nvcc.
 
-One place builds every compiler command so that tests, `bbx build` and the lazy extension builder
-agree on flags. Nothing here runs a compiler except `compile_source`.
+The backends (backend.py and its subclasses) compose these into the commands of each target, so
+that tests, `bbx build` and the lazy extension builder agree on flags. Nothing here runs a
+compiler except `compile_source`.
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ from pathlib import Path
 
 from .. import settings
 from ..paths import include_dir
+from .amd.archs import ARCHS
 
-AMD_ARCHS = ("gfx90a", "gfx942", "gfx950")
 CXX_STANDARD = "-std=c++20"
 
 
@@ -121,20 +122,6 @@ def simulator_link_flags() -> list[str]:
     return [*fast_linker_flags(), *boost]
 
 
-def simulator_compiler() -> Compiler:
-    """The C++ compiler of specializations for the CPU target (the simulator)."""
-    return host_compiler()
-
-
-def unit_opt(target: str) -> str:
-    """The optimisation level of a specialization unit for `target`. CUDA: nvcc passes its -O to
-    the host compiler only (cicc and ptxas optimise device code at their defaults whatever it
-    is); a unit's host side (argument setup, layout arithmetic, the launch) compiles in 11%
-    fewer instructions at -O2 than at -O3, with the same device code. AMD: -O3 is the device
-    code's level too."""
-    return "-O2" if target in ("cpu", "cuda") else "-O3"
-
-
 #: gcc collects its heap's garbage once the heap holds ggc-min-heapsize KB (by default RAM / 8,
 #: at most 128 MB) and again each time it has grown by ggc-min-expand percent. A specialization
 #: unit allocates some 300 MB while it instantiates the header library's templates, so gcc
@@ -148,12 +135,6 @@ GCC_HEAP_FLAGS = ("--param=ggc-min-heapsize=524288",)
 def compiler_speed_flags(family: str) -> list[str]:
     """Flags that make a specialization build faster and leave its code unchanged."""
     return list(GCC_HEAP_FLAGS) if family == "gcc" else []
-
-
-def simulator_flags(opt: str) -> list[str]:
-    """Compile flags of a CPU-target specialization (a precompiled header must match them)."""
-    speed = compiler_speed_flags(simulator_compiler().family)
-    return [CXX_STANDARD, opt, "-fPIC", "-pthread", "-fvisibility=hidden", *speed]
 
 
 def cuda_unit_flags(opt: str, arch: str = "native") -> list[str]:
@@ -234,8 +215,8 @@ def amd_device_command(
     extra_flags: Sequence[str] = (),
 ) -> list[str]:
     """Device-only compilation for an AMD target producing a code object (no ROCm needed)."""
-    if arch not in AMD_ARCHS:
-        expected = ", ".join(AMD_ARCHS)
+    if arch not in ARCHS:
+        expected = ", ".join(ARCHS)
         raise ValueError(f"bbx: unknown AMD target {arch!r}; expected one of {expected}")
     compiler = amd_compiler()
     if compiler is None:

@@ -29,43 +29,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .cases import FAILURES, NONDETERMINISTIC, CaseResult, SourceFile
 from .corpus import default_jobs, python_files
 from .jobs import MUTATOR_ERROR
+from .minimize import minimize_case
 from .mutate import mutant_of
 from .outcome import CLEAN, CRASHED, HUNG, REFUSED, WARNINGS, signature
 from .pool import Job, WorkerPool
 
-NONDETERMINISTIC = "nondeterministic"
-#: the statuses of a failing case.
-FAILURES = (CRASHED, HUNG, NONDETERMINISTIC, MUTATOR_ERROR)
-#: every status of a case, in the order reports list them.
-CASE_STATUSES = (CLEAN, WARNINGS, REFUSED, *FAILURES)
 DEFAULT_COUNT = 300
 DEFAULT_TIMEOUT_S = 30.0
 DEFAULT_MEMORY_MB = 4096
 _REPOSITORY = Path(__file__).resolve().parents[2]
-
-
-@dataclass(frozen=True)
-class SourceFile:
-    path: Path
-    display: str  # the name reports show: `<input directory>/<relative path>` or the file name
-    group: int  # the input it comes from (cases are spread evenly over the inputs)
-
-
-@dataclass
-class CaseResult:
-    index: int
-    file: SourceFile
-    status: str  # one of CASE_STATUSES
-    mutations: tuple[str, ...]
-    first: dict[str, Any]  # the first run's outcome (see outcome.py), without the mutant
-    second: dict[str, Any] | None  # the second run's, when there was one
-    source: str | None  # the mutant; kept for failing cases only
-
-    @property
-    def failed(self) -> bool:
-        return self.status in FAILURES
 
 
 @dataclass
@@ -398,8 +373,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.case is None or not report.failures:
             print("bbx fuzz: --minimize shrinks one failing --case", file=sys.stderr)
             return 2
-        from .minimize import minimize_case
-
         smaller = minimize_case(report.failures[0], jobs=args.jobs, timeout_s=args.timeout,
                                 memory_mb=args.memory_mb)
         if smaller is None:

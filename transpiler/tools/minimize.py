@@ -6,16 +6,14 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import libcst as cst
 
+from .cases import CaseResult
 from .mutate import Edit, Replacement, SiteIndex, apply
 from .outcome import CRASHED, HUNG, signature
 from .pool import Job, WorkerPool
-
-if TYPE_CHECKING:
-    from .fuzz import CaseResult
 
 
 def minimize_case(

@@ -17,7 +17,7 @@ import cuda.bindings.driver as _driver
 
 from bbx.host_arch import compute_capability
 from bbx.host_errors import HostApiError, nvidia_only_getattr
-from bbx.runtime.targets import default_target
+from bbx.targets.registry import default_target
 
 __all__ = [
     "default_stream", "get_compute_capability_major_minor", "get_device_count",
@@ -34,7 +34,7 @@ class Context:
 
 
 def _gpu() -> bool:
-    return not default_target().is_cpu
+    return not default_target().runs_on_host
 
 
 def _device_count() -> int:
@@ -51,7 +51,7 @@ def initialize_cuda_context(device_id: int = 0, flags: int = 0) -> Context:
     """Make device `device_id` usable (torch's CUDA/HIP context on GPU targets; nothing to do on
     the simulator)."""
     target = default_target()
-    if target.is_cpu:
+    if target.runs_on_host:
         if device_id != 0:
             raise HostApiError(f"initialize_cuda_context(device_id={device_id})",
                                "the simulator has one device, 0", "host-api")

@@ -2,7 +2,7 @@
 may still be limited by work-group slots, barriers or dynamic LDS, which a code object alone
 does not tell).
 
-Figures (per target):
+Figures (per target; the arch table of archs.py holds them):
   * VGPRs: one unified file of 512 registers per SIMD lane shared by arch VGPRs and AGPRs on
     gfx90a/gfx942/gfx950, allocated in granules of 8 per wave. Sources: LLVM
     `AMDGPUBaseInfo.cpp` (`getTotalNumVGPRs` = 512 and `getVGPRAllocGranule` = 8 with
@@ -24,24 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-WAVE_SIZE = 64
-SIMDS_PER_CU = 4
-
-
-@dataclass(frozen=True)
-class ArchLimits:
-    name: str
-    vgprs_per_lane: int  # unified VGPR + AGPR file per SIMD lane
-    vgpr_granule: int
-    max_waves_per_simd: int
-    lds_bytes_per_cu: int
-
-
-LIMITS = {
-    "gfx90a": ArchLimits("gfx90a", 512, 8, 8, 64 * 1024),
-    "gfx942": ArchLimits("gfx942", 512, 8, 8, 64 * 1024),
-    "gfx950": ArchLimits("gfx950", 512, 8, 8, 160 * 1024),
-}
+from .archs import SIMDS_PER_CU, WAVE_SIZE, AmdArch, amd_arch
 
 
 @dataclass(frozen=True)
@@ -50,19 +33,16 @@ class Occupancy:
     limited_by: tuple[str, ...]  # "vgpr", "sgpr", "lds", "hardware"; 0 waves: cannot launch
 
 
-def limits(arch: str) -> ArchLimits:
-    try:
-        return LIMITS[arch]
-    except KeyError:
-        raise ValueError(f"bbx: no occupancy figures for {arch!r} "
-                         f"(known: {', '.join(LIMITS)})") from None
+def limits(arch: str) -> AmdArch:
+    """The row of `arch` in the arch table (ValueError for an unknown one)."""
+    return amd_arch(arch)
 
 
 def _round_up(value: int, granule: int) -> int:
     return -(-value // granule) * granule
 
 
-def waves_from_vgprs(arch: ArchLimits, vgpr_total: int) -> int:
+def waves_from_vgprs(arch: AmdArch, vgpr_total: int) -> int:
     allocated = _round_up(max(vgpr_total, 1), arch.vgpr_granule)
     return arch.vgprs_per_lane // allocated
 
@@ -74,7 +54,7 @@ def waves_from_sgprs(sgpr: int) -> int:
     return 7
 
 
-def waves_from_lds(arch: ArchLimits, lds_bytes: int, workgroup_size: int) -> int:
+def waves_from_lds(arch: AmdArch, lds_bytes: int, workgroup_size: int) -> int:
     if lds_bytes <= 0:
         return arch.max_waves_per_simd
     groups_per_cu = arch.lds_bytes_per_cu // lds_bytes

@@ -21,7 +21,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from bbx.runtime.targets import default_target
+from bbx.targets.registry import default_target
 
 from .._markers import module_getattr
 
@@ -130,7 +130,7 @@ def benchmark(callable: Callable[..., Any], *,  # noqa: A002 - the DSL's name
             callable(*workspace.args, **workspace.kwargs)
             position = (position + 1) % len(workspaces)
 
-    if default_target().is_cpu:
+    if default_target().runs_on_host:
         run(warmup_iterations)
         began = time.perf_counter()
         run(iterations)

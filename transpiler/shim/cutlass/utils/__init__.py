@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from bbx.host_arch import SIMULATOR_L2_BYTES, shared_memory_capacity
+from bbx.host_arch import shared_memory_capacity
 from bbx.host_errors import HostApiError
-from bbx.runtime.targets import default_target
+from bbx.targets.registry import default_target
+from bbx.targets.simulator import SIMULATOR_L2_BYTES
 
 from .._markers import DeviceOnly, module_getattr
 
@@ -24,7 +25,7 @@ class HardwareInfo:
     def __init__(self, device_id: int = 0) -> None:
         self.device_id = device_id
         self._props: Any = None
-        if not default_target().is_cpu:
+        if not default_target().runs_on_host:
             import torch
 
             self._props = torch.cuda.get_device_properties(device_id)

@@ -207,3 +207,10 @@ def copy(atom: Any, src: Tensor, dst: Tensor, *, pred: Tensor | None = None,
             for e in range(first, first + group):
                 dst[e] = src[e]
         ctx.emit(c.If(condition, tuple(block.stmts)))
+
+
+def autovec_copy(src: Tensor, dst: Tensor) -> None:
+    """`cute.autovec_copy(src, dst)`: each element of `src` into the element of `dst` at the
+    same coordinate (the DSL picks vector widths the layouts allow; here the C++ compiler
+    does)."""
+    dst.store(src.load())

@@ -16,7 +16,6 @@ from . import (
     smem,
     swizzle,
     tensor_api,
-    tensor_io,
 )
 
 TRACED: dict[str, Callable[..., Any]] = {
@@ -28,7 +27,7 @@ TRACED: dict[str, Callable[..., Any]] = {
     "cute.arch.barrier": arch.barrier,
     "cute.printf": printing.printf,
     **{f"cute.{name}": getattr(tensor_api, name) for name in tensor_api.__all__},
-    "cute.autovec_copy": tensor_io.autovec_copy,
+    "cute.autovec_copy": copy.autovec_copy,
     "cute.nvgpu.CopyUniversalOp": copy.CopyUniversalOp,
     "cute.make_copy_atom": copy.make_copy_atom,
     "cute.make_tiled_copy_tv": copy.make_tiled_copy_tv,

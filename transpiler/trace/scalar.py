@@ -655,3 +655,10 @@ def select(cond: Numeric, then: Numeric, other: Numeric) -> Numeric:
 def current_block() -> Block | None:
     ctx = current()
     return None if ctx is None else ctx.block
+
+
+def pick(cond: Any, a: Numeric, b: Numeric) -> Numeric:
+    """`cond ? a : b` of one number type (decided in Python for a static condition)."""
+    if isinstance(cond, Numeric) and cond.is_static:
+        return a if cond.value else b
+    return select(cond, a, b)

@@ -20,10 +20,11 @@ from . import layout as L
 from .coord_iterator import CoordIterator, basis_like
 from .dynamic_int import LayoutAlgebraError, is_static_int
 from .errors import trace_error
-from .pointer import Pointer
+from .pointer import Pointer, store_value
 from .register_array import RegisterArray, declare_array
 from .run_time_int import RunTimeInt, int_tuple_in, layout_in, user_value
 from .scalar import CxxValue, Numeric
+from .tensor_ssa import TensorSSA, array_value
 
 TensorIterator = Pointer | CoordIterator
 
@@ -130,15 +131,49 @@ class Tensor:
 
     # -- register values ------------------------------------------------------------------------
 
-    def load(self) -> Any:
-        from .tensor_io import load
-
-        return load(self)
+    def load(self) -> TensorSSA:
+        """`t.load()`: every element, in the column-major order of the tensor's coordinates."""
+        if not isinstance(self.iterator, Pointer):
+            raise trace_error("tensor-load", "`.load()` of an identity tensor",
+                              "read coordinates element by element: `t[i]`")
+        layout = self.trace_layout
+        if not it.is_static(layout.shape):
+            raise trace_error("tensor-load", f"`.load()` of a tensor of shape {layout.shape}",
+                              "a TensorSSA has a static shape: load a tile of static shape")
+        n = L.size(layout)
+        dtype = self.iterator.dtype
+        row = dtype.bbx_row
+        assert row is not None
+        reads = tuple(self.iterator.element_expr(layout(i)) for i in range(n))
+        array = declare_array(c.Type(row.cxx), n, reads, hint="ld")
+        return array_value(array, layout.shape, dtype)
 
     def store(self, value: Any) -> None:
-        from .tensor_io import store
-
-        store(self, value)
+        """`t.store(v)`: element i of `v` to element i of `t` (column-major order; the sizes must
+        agree, as the DSL checks)."""
+        if not isinstance(value, TensorSSA):
+            raise trace_error("tensor-store", f"`.store()` of a {type(value).__name__}",
+                              "store a TensorSSA (`t[crd] = x` stores one element)")
+        if not isinstance(self.iterator, Pointer):
+            raise trace_error("tensor-store", "`.store()` into an identity tensor",
+                              "an identity tensor holds coordinates; it has no memory")
+        layout = self.trace_layout
+        if not it.is_static(layout.shape):
+            raise trace_error("tensor-store",
+                              f"`.store()` into a tensor of shape {layout.shape}",
+                              "a vectorized store needs a static shape")
+        if it.product(value.shape) != L.size(layout):
+            raise trace_error("tensor-store-shape",
+                              f"a TensorSSA of shape {value.shape} is stored into a tensor of "
+                              f"shape {layout.shape}", "the sizes must be the same")
+        dtype = self.iterator.dtype
+        if value.dtype is not dtype:  # the DSL widens within a kind, nothing else
+            if value.dtype.is_float != dtype.is_float or dtype.width < value.dtype.width:
+                raise trace_error("store-dtype", f"a TensorSSA of {value.dtype} is stored into "
+                                  f"a tensor of {dtype}", f"convert it first: `.to({dtype})`")
+            value = value.to(dtype)
+        for i, e in enumerate(value.elements):
+            self.iterator.write(layout(i), store_value(e, dtype))
 
     def fill(self, value: Any) -> None:
         """Every element set to `value` (the DSL's `Tensor.fill`)."""

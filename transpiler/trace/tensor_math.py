@@ -11,8 +11,8 @@ from typing import Any
 from ..cxx import ast as c
 from . import int_tuple as it
 from .errors import trace_error
-from .scalar import CxxValue, Float, Numeric, as_numeric, promote, require
-from .tensor_ssa import TensorSSA, broadcast_shape, broadcast_to, from_elements, pick
+from .scalar import CxxValue, Float, Numeric, as_numeric, pick, promote, require
+from .tensor_ssa import TensorSSA, broadcast_shape, broadcast_to, from_elements
 
 
 def where(cond: Any, x: Any, y: Any) -> Any:

@@ -12,8 +12,7 @@ from typing import Any
 
 from . import int_tuple as it
 from .errors import trace_error
-from .scalar import CxxValue, Numeric, promote
-from .tensor_ssa import TensorSSA, from_elements, pick
+from .scalar import CxxValue, Numeric, pick, promote
 
 
 class ReductionOp(enum.Enum):
@@ -25,33 +24,33 @@ class ReductionOp(enum.Enum):
     MIN = "min"
 
 
-def reduce(value: TensorSSA, op: ReductionOp, init_val: Any, reduction_profile: Any = 0) -> Any:
-    """Folds `op` over the modes that `reduction_profile` marks (an integer at a mode; `None`
-    keeps it; a non-tuple profile reduces everything into a scalar), from `init_val`."""
+def reduce_elements(elements: list[Numeric], shape: Any, dtype: type[Numeric], op: Any,
+                    init_val: Any, reduction_profile: Any = 0) -> Any:
+    """Folds `op` over the modes of the value (`elements` of `shape`, column-major) that
+    `reduction_profile` marks (an integer at a mode; `None` keeps it), from `init_val`: a number
+    when the profile is not a tuple, else (the kept elements, the kept shape)."""
     if not isinstance(op, ReductionOp):
         raise trace_error("tensor-ssa-reduce", f"reduce with {op!r}",
                           "the operation is a cute.ReductionOp (ADD, MUL, MAX, MIN)")
     fold = _REDUCERS[op]
-    init = _init_value(init_val, value.dtype)
+    init = _init_value(init_val, dtype)
     if not it.is_tuple(reduction_profile):
-        if reduction_profile is None:
-            return value
         acc = init
-        for e in value.elements:
+        for e in elements:
             acc = fold(acc, e)
         return acc
-    kept_shape = _kept(reduction_profile, value.shape, value.shape)
+    kept_shape = _kept(reduction_profile, shape, shape)
     groups: list[list[Numeric]] = [[] for _ in range(it.product(kept_shape))]
-    for i, e in enumerate(value.elements):
-        crd = it.idx2crd(i, value.shape)
-        groups[it.crd2idx(_kept(reduction_profile, crd, value.shape), kept_shape)].append(e)
+    for i, e in enumerate(elements):
+        crd = it.idx2crd(i, shape)
+        groups[it.crd2idx(_kept(reduction_profile, crd, shape), kept_shape)].append(e)
     out: list[Numeric] = []
     for group in groups:
         acc = init
         for e in group:
             acc = fold(acc, e)
         out.append(acc)
-    return from_elements(out, kept_shape)
+    return out, kept_shape
 
 
 def _kept(profile: Any, x: Any, shape: Any) -> Any:

@@ -6,7 +6,7 @@ coordinates) computed element by element with the numeric types' rules; Python u
 operation. Bound to a Python name (`v = t.load()`), it becomes one C++ array named after it
 (`float v[8] = {x[0], x[1], ...};`), read with constant indices afterwards. Shapes must agree as
 the DSL broadcasts them (a located error otherwise). Reductions are in `tensor_reduce`, loads
-and stores in `tensor_io`, `where` and the math functions in `tensor_math`.
+and stores are `Tensor.load`/`Tensor.store`, `where` and the math functions in `tensor_math`.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from ..cxx import ast as c
 from . import int_tuple as it
 from .errors import trace_error
 from .register_array import RegisterArray, declare_array
-from .scalar import Boolean, CxxValue, Numeric, as_numeric, require, select
+from .scalar import Boolean, CxxValue, Numeric, as_numeric, require
+from .tensor_reduce import reduce_elements
 
 
 class TensorSSA:
@@ -86,10 +87,14 @@ class TensorSSA:
 
     def reduce(self, op: Any, init_val: Any, reduction_profile: Any = 0) -> Any:
         """Folds `op` (a `cute.ReductionOp`) over the modes `reduction_profile` marks, from
-        `init_val` (`tensor_reduce`)."""
-        from .tensor_reduce import reduce
-
-        return reduce(self, op, init_val, reduction_profile)
+        `init_val` (`tensor_reduce`): a number, or the value of the kept modes."""
+        if reduction_profile is None:
+            return self
+        folded = reduce_elements(self.elements, self._shape, self._dtype, op, init_val,
+                                 reduction_profile)
+        if isinstance(folded, tuple):
+            return from_elements(*folded)
+        return folded
 
     def bbx_flatten(self) -> tuple[Any, list[Numeric]]:
         """Its elements (run-time control flow carries each in a C++ variable)."""
@@ -158,13 +163,6 @@ class TensorSSA:
             raise trace_error("tensor-ssa-to", f"TensorSSA.to({dtype!r})",
                               "the target is a DSL numeric type such as cutlass.Float16")
         return TensorSSA([dtype(e) for e in self.elements], self._shape, dtype)
-
-def pick(cond: Any, a: Numeric, b: Numeric) -> Numeric:
-    """`cond ? a : b` of one number type (decided in Python for a static condition)."""
-    if isinstance(cond, Numeric) and cond.is_static:
-        return a if cond.value else b
-    return select(cond, a, b)
-
 
 def array_value(array: RegisterArray, shape: Any, dtype: type[Numeric]) -> TensorSSA:
     """The value whose elements are those of `array` (declared once, read with constants)."""

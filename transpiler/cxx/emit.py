@@ -37,7 +37,10 @@ def render_module(
     namespace: str,
     sections: list[Section],
     includes: list[str] | None = None,
+    regenerate: str | None = None,
 ) -> str:
+    """The `.hip` module text; `regenerate`: how the header says to make it again (default:
+    `bbx translate FILE -o OUTPUT`)."""
     template = _environment().get_template("module.hip.j2")
     text = template.render(
         version=version,
@@ -47,5 +50,6 @@ def render_module(
         namespace=namespace,
         sections=sections,
         includes=includes or [],
+        regenerate=regenerate or f"`bbx translate {file_name} -o {output_name}`.",
     )
     return "\n".join(line.rstrip() for line in text.splitlines()) + "\n"

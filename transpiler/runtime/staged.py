@@ -109,7 +109,9 @@ def trace_call(fn: jit.JitFunction, bound_self: Any, specs: dict[str, ArgSpec]) 
     text = render_module(version=__version__, file_name=file_name,
                          output_name=Path(file_name).stem + ".hip",
                          sha256=hashlib.sha256(Path(fn.source_file).read_bytes()).hexdigest(),
-                         namespace=namespace, sections=sections)
+                         namespace=namespace, sections=sections,
+                         regenerate="`BBX_STAGED=1 bbx run` of a script calling "
+                         f"{raw.__name__}({', '.join(f'{n}: {s}' for n, s in specs.items())}).")
     return StagedModule(text, namespace, host_name, stream_param,
                         hashlib.sha256(text.encode()).hexdigest())
 

@@ -96,7 +96,7 @@ class Tensor:
 
     # -- elements -------------------------------------------------------------------------------
 
-    def __getitem__(self, crd: Any) -> Any:
+    def __getitem__(self, crd: Any, *, loc: Any = None, ip: Any = None) -> Any:
         coord = _coordinate(crd)
         if it.has_none(coord):
             with algebra_errors(f"slicing a tensor of shape {self._layout.shape} with {crd}"):
@@ -109,7 +109,7 @@ class Tensor:
                           "loop over its coordinates: `for i in cutlass.range_constexpr("
                           "cute.size(t))` and index `t[i]`")
 
-    def __setitem__(self, crd: Any, value: Any) -> None:
+    def __setitem__(self, crd: Any, value: Any, *, loc: Any = None, ip: Any = None) -> None:
         coord = _coordinate(crd)
         if it.has_none(coord):
             from .tensor_ssa import TensorSSA

@@ -54,7 +54,7 @@ class TensorSSA:
     def __repr__(self) -> str:
         return f"TensorSSA<{self._dtype}, {self._shape}>"
 
-    def __getitem__(self, crd: Any) -> Numeric:
+    def __getitem__(self, crd: Any, *, loc: Any = None, ip: Any = None) -> Numeric:
         """The element at a static coordinate (or column-major index)."""
         if not it.is_static(crd) or it.has_none(crd):
             raise trace_error("tensor-ssa-index", f"TensorSSA[{crd!r}]",

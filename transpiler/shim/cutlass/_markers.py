@@ -35,6 +35,17 @@ class DeviceOnly:
     def __getitem__(self, item: Any) -> DeviceOnly:
         return self
 
+    def __or__(self, other: Any) -> DeviceOnly:
+        """`cute.SomeClass | None` in an annotation: the annotation stays a marker."""
+        return self
+
+    __ror__ = __or__
+
+    def __mro_entries__(self, bases: tuple[Any, ...]) -> tuple[type, ...]:
+        """`class MyState(cutlass.pipeline.PipelineState)` at import: a base class standing for
+        the DSL class, whose instances are the name's error (where they are made)."""
+        return (_device_only_base(self._qualname),)
+
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if tracing() is not None:  # staged execution: the name's trace implementation
             implementation = traced_name(self._qualname)
@@ -59,6 +70,14 @@ class DeviceOnly:
 
     def __repr__(self) -> str:
         return f"<bbx device-only {self._qualname}>"
+
+
+def _device_only_base(qualname: str) -> type:
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        DeviceOnly(qualname)(*args, **kwargs)
+
+    return type(qualname.rpartition(".")[2], (), {"__init__": __init__,
+                                                    "__module__": qualname.rpartition(".")[0]})
 
 
 def traced_name(qualname: str) -> Any:

@@ -39,6 +39,7 @@ from ._compile_options import (  # noqa: F401 - the DSL's option classes
     parse_options,
 )
 from ._symbolic import SymInt, sym_int, sym_int32, sym_int64  # noqa: F401
+from .tensor import TensorSSA  # noqa: F401 - the tracer's class
 from .typing import (  # noqa: F401 - annotation classes
     Array,
     ComposedLayout,

@@ -6,10 +6,11 @@ from typing import Any
 
 from bbx.host_arch import dsl_arch_name
 
+from .. import dsl_user_op  # noqa: F401 - the DSL exports it here too (libraries import it here)
 from .._markers import module_getattr
 from ..base_dsl.enums import Arch
 
-__all__ = ["BaseDSL"]
+__all__ = ["BaseDSL", "dsl_user_op"]
 
 
 class BaseDSL:

@@ -138,3 +138,18 @@ def test_every_sample_passes_its_own_check_by_staged_execution(sample: str,
                           cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                           text=True, timeout=900)
     assert proc.returncode == 0 and "PASS" in proc.stdout, proc.stdout[-4000:]
+
+
+def test_a_library_package_runs_as_written(tmp_path: Path) -> None:
+    """tests/runtime/staged_library: inheritance across modules, plain helpers (a `partial`
+    with a keyword), a dataclass config, `math.log2`, `assert` and `isinstance` on trace-time
+    values, a jit helper returning tensors, trace-time mutation of `self`, `t[row, ...]` from a
+    monkey-patch of the DSL's tensor class, and a wrapped `DSLPreprocessor.visit_If` — checked
+    against torch on random shapes (the driver asserts)."""
+    library = ROOT / "tests" / "runtime" / "staged_library"
+    env = {**os.environ, "BBX_STAGED": "1", "BBX_TARGET": "cpu",
+           "BBX_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(library)}
+    proc = subprocess.run([sys.executable, "-m", "bbx.cli", "run", str(library / "driver.py")],
+                          cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True, timeout=600)
+    assert proc.returncode == 0 and "PASS" in proc.stdout, proc.stdout[-4000:]

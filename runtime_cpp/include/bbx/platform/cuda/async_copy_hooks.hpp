@@ -2,7 +2,13 @@
 // waits (sm_80 and later). See platform/async_copy_hooks.hpp.
 #pragma once
 
+#include "bbx/arch/copy.hpp"
 #include "bbx/config.hpp"
+
+// Copies report no source location outside the simulator.
+#define BBX_COPY_SITE_PARAM
+#define BBX_COPY_SITE_ARG
+#define BBX_COPY_SITE_DEFAULT
 
 namespace bbx::arch {
 
@@ -71,6 +77,32 @@ BBX_DEVICE void cp_async_wait_group(N const& n) {
 BBX_DEVICE void cp_async_wait_all() {
   cp_async_commit_group();
   detail::cp_async_wait_n<0>();
+}
+
+// ---- global -> shared chunks (atom/copy_async.hpp, tile/st.hpp) ----------------------------
+template <int Bytes>
+inline constexpr bool lds_dma_width = false;  // AMD's global_load_lds
+template <int Bytes, class T>
+BBX_HOST_DEVICE bool lds_wave_contiguous(T*) {
+  return false;
+}
+
+// One chunk of `Bytes` bytes: cp.async for 4, 8 and 16 bytes (.cg when Global), otherwise
+// copied synchronously.
+template <int Bytes, bool Global, class T>
+BBX_HOST_DEVICE void g2s_chunk(T const* src, T* dst, bool) {
+  if constexpr (Bytes == 4 || Bytes == 8 || Bytes == 16) {
+    cp_async_shared_global<Bytes, Global, T>(src, dst);
+  } else {
+    using R = uint_bits_t<Bytes * 8>;
+    *reinterpret_cast<R*>(static_cast<void*>(dst)) = *reinterpret_cast<R const*>(static_cast<void const*>(src));
+  }
+}
+
+// Chunk `e` (the 16 bytes at element e) of a tile that whole waves load: cp.async.cg.
+template <class T, class SrcOf>
+BBX_HOST_DEVICE void g2s_wave_chunk16(SrcOf const& src_of, T* dst, int e, int, int) {
+  cp_async_shared_global<16, true, T>(src_of(e), dst + e);
 }
 
 }  // namespace bbx::arch

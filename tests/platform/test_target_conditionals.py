@@ -9,6 +9,8 @@ from __future__ import annotations
 import gzip
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -145,3 +147,19 @@ def test_architecture_macros_name_known_architectures() -> None:
         for match in re.finditer(r"__(gfx\w+?)__", line)
     }
     assert used and used <= names, used - names
+
+
+def test_generated_mfma_headers_are_fresh() -> None:
+    """The MFMA structs and their per-target hooks are what scripts/gen_mfma_traits.py writes:
+    one hook per instruction struct on every target."""
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "gen_mfma_traits.py"), "--check"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    structs = (BBX / "arch" / "mma_amd.hpp").read_text()
+    instructions = len(re.findall(r"^struct MFMA_\w+ \{", structs, re.MULTILINE))
+    assert instructions > 10
+    for target in ("amd", "cpu", "cuda"):
+        hooks = (PLATFORM / target / "mfma_hooks.hpp").read_text()
+        assert hooks.count("BBX_HOST_DEVICE void mfma_") == instructions, target

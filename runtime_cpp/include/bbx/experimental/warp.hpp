@@ -15,15 +15,16 @@
 //
 // Shuffles, votes and warp reductions themselves are the platform's / intrinsics' (arch::
 // shuffle_sync*, arch::vote_*, arch::warp_redux_sync). The member masks the DSL takes are the
-// whole warp on every target: every lane of the warp executes these.
+// whole warp on every target: every lane of the warp executes these. match_any_sync,
+// match_all_sync and bar_warp_sync differ per target: platform/warp_match_hooks.hpp.
 #pragma once
 
 #include <type_traits>
 
 #include "bbx/config.hpp"
+#include "bbx/experimental/warp_match.hpp"
 #include "bbx/intrinsics/warp.hpp"
 #include "bbx/layout/tuple.hpp"
-#include "bbx/experimental/warp_match.hpp"
 #include "bbx/platform.hpp"
 #include "bbx/platform/source_site.hpp"
 #include "bbx/platform/warp_match_hooks.hpp"  // match_any_sync, match_all_sync, bar_warp_sync
@@ -85,8 +86,7 @@ template <class P>
 BBX_DEVICE int32_t vote_sync_ballot(P const& pred) {
   return static_cast<int32_t>(arch::vote_ballot(static_cast<bool>(pred)));
 }
-
-
+// match_any_sync, match_all_sync: platform/warp_match_hooks.hpp
 
 // ---- redux.sync --------------------------------------------------------------------------------
 // The DSL's ReductionKind (an IntEnum: its values), mapped onto bbx/intrinsics' warp reductions.
@@ -116,6 +116,5 @@ template <reduction_kind K, bool Abs = false, bool NaN = false, class T>
 BBX_DEVICE T redux_sync(T v BBX_SIM_LOC_DEFAULT) {
   return arch::warp_redux_sync<typename detail::redux_tag<K>::type, Abs, NaN>(v BBX_SIM_LOC_ARG);
 }
-
 
 }  // namespace bbx::experimental

@@ -54,12 +54,12 @@ BBX_HOST_DEVICE void load_async(st<T, Rows, Cols>& dst, Src const& src, int tid)
   const auto row_stride = stride<0>(src);
   T const* gbase = src.data().get();
   auto src_of = [&](int e) BBX_INLINE { return gbase + (e / Cols) * row_stride + e % Cols; };  // element e of the tile
-  [[maybe_unused]] const int wave_first = tid & ~63;
+  const int wave_first = tid & ~63;
   BBX_UNROLL
   for (int i = 0; i < chunks / NThreads; ++i) {
     const int e = (i * NThreads + tid) * E;
-    // wave_e: the element of the wave's first chunk (lane 0's)
-    arch::g2s_wave_chunk16(src_of, dst.ptr, e, (i * NThreads + wave_first) * E, tid - wave_first);
+    T* wave_dst = dst.ptr + (i * NThreads + wave_first) * E;  // lane 0's chunk
+    arch::g2s_wave_chunk16(src_of, dst.ptr, e, wave_dst, (i * NThreads + wave_first) * E, tid - wave_first);
   }
 }
 

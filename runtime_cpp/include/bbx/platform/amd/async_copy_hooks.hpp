@@ -129,20 +129,20 @@ BBX_HOST_DEVICE void g2s_chunk(T const* src, T* dst, [[maybe_unused]] bool dma) 
 }
 
 // Chunk `e` (the 16 bytes at element e) of a tile that whole waves load, chunk c to element
-// E * c of dst: `wave_e` is the element of the wave's first chunk (lane 0's), `lane` this lane's
+// E * c of dst: `wave_dst` = dst + wave_e is the wave's first chunk (lane 0's), `lane` this lane's
 // index in the wave. gfx950: one global_load_lds_dwordx4 per lane; gfx942: four dword loads,
 // load j writing the wave block's words [64j, 64j + 64) in lane order.
 template <class T, class SrcOf>
-BBX_HOST_DEVICE void g2s_wave_chunk16(SrcOf const& src_of, T* dst, int e, [[maybe_unused]] int wave_e,
-                                      [[maybe_unused]] int lane) {
+BBX_HOST_DEVICE void g2s_wave_chunk16(SrcOf const& src_of, T* dst, int e, [[maybe_unused]] T* wave_dst,
+                                      [[maybe_unused]] int wave_e, [[maybe_unused]] int lane) {
 #if defined(__HIP_DEVICE_COMPILE__) && defined(__gfx950__)
-  global_load_lds<16, T>(src_of(e), dst + wave_e);
+  global_load_lds<16, T>(src_of(e), wave_dst);
 #elif defined(__HIP_DEVICE_COMPILE__) && defined(__gfx942__)
   BBX_UNROLL
   for (int j = 0; j < 4; ++j) {
     const int w = lane + 64 * j;  // word of the wave's 1 KiB block
     const int ew = wave_e + w * (4 / int(sizeof(T)));
-    global_load_lds<4, T>(src_of(ew), dst + wave_e + 64 * j * (4 / int(sizeof(T))));
+    global_load_lds<4, T>(src_of(ew), wave_dst + 64 * j * (4 / int(sizeof(T))));
   }
 #else
   *reinterpret_cast<uint_bits_t<128>*>(static_cast<void*>(dst + e)) =

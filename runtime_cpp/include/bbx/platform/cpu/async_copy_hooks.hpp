@@ -66,7 +66,7 @@ inline void g2s_chunk(T const* src, T* dst, bool, std::source_location site) {
 
 // Chunk `e` (the 16 bytes at element e) of a tile that whole waves load: the simulator's cp.async.
 template <class T, class SrcOf>
-inline void g2s_wave_chunk16(SrcOf const& src_of, T* dst, int e, int, int,
+inline void g2s_wave_chunk16(SrcOf const& src_of, T* dst, int e, T*, int, int,
                              std::source_location site = std::source_location::current()) {
   ::bbx::sim::async_copy_issue(dst + e, src_of(e), 16, site);
 }

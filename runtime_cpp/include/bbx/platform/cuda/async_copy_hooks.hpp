@@ -101,7 +101,7 @@ BBX_HOST_DEVICE void g2s_chunk(T const* src, T* dst, bool) {
 
 // Chunk `e` (the 16 bytes at element e) of a tile that whole waves load: cp.async.cg.
 template <class T, class SrcOf>
-BBX_HOST_DEVICE void g2s_wave_chunk16(SrcOf const& src_of, T* dst, int e, int, int) {
+BBX_HOST_DEVICE void g2s_wave_chunk16(SrcOf const& src_of, T* dst, int e, T*, int, int) {
   cp_async_shared_global<16, true, T>(src_of(e), dst + e);
 }
 

@@ -27,14 +27,15 @@
 #pragma once
 
 #include <cstddef>
+
+#include "bbx/config.hpp"
+
 #if defined(BBX_TARGET_CPU)
 #  include <atomic>
 #  include <cstdint>
 #  include <source_location>
 #  include <type_traits>
 #endif
-
-#include "bbx/config.hpp"
 
 #if defined(BBX_TARGET_CPU)
 namespace bbx::sim {

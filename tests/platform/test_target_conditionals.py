@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 BBX = ROOT / "runtime_cpp" / "include" / "bbx"
 PLATFORM = BBX / "platform"
@@ -163,3 +165,32 @@ def test_generated_mfma_headers_are_fresh() -> None:
     for target in ("amd", "cpu", "cuda"):
         hooks = (PLATFORM / target / "mfma_hooks.hpp").read_text()
         assert hooks.count("BBX_HOST_DEVICE void mfma_") == instructions, target
+
+
+def test_platform_hook_headers_compile_on_their_own(tmp_path: Path) -> None:
+    """Each platform hook header (its dispatcher, and the simulator's implementation) compiles
+    alone for the host: a header includes what it uses, whatever the target."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from bbx.targets import toolchain
+
+    try:
+        compiler = toolchain.host_compiler().path
+    except FileNotFoundError as exc:
+        pytest.skip(str(exc))
+    headers = sorted(PLATFORM.glob("*_hooks.hpp")) + sorted((PLATFORM / "cpu").glob("*_hooks.hpp"))
+    assert len(headers) >= 20
+
+    def compile_alone(header: Path) -> str | None:
+        name = header.relative_to(BBX.parent).as_posix()
+        source = tmp_path / (name.replace("/", "_") + ".cpp")
+        source.write_text(f"#include <{name}>\n")
+        proc = subprocess.run(
+            [compiler, "-std=c++20", "-fsyntax-only", f"-I{BBX.parent}", str(source)],
+            capture_output=True, text=True, timeout=300,
+        )
+        return None if proc.returncode == 0 else f"{name}:\n{proc.stderr[-2000:]}"
+
+    with ThreadPoolExecutor(2) as pool:
+        failed = [r for r in pool.map(compile_alone, headers) if r]
+    assert not failed, "\n".join(failed)

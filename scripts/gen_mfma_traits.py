@@ -3,8 +3,13 @@ register-layout table (tests/mma/data/mfma_layouts.json.gz, a copy of
 ../shared/data/mfma_layouts.json: AMD's matrix instruction calculator output and the sources its
 README names).
 
-Writes two headers (checked in; regenerate after changing this script or the data):
-  runtime_cpp/include/bbx/arch/mma_amd.hpp        one struct per instruction (the clang builtin)
+Writes five headers (checked in; regenerate after changing this script or the data):
+  runtime_cpp/include/bbx/arch/mma_amd.hpp        one struct per instruction; its fma() calls
+                                                  the instruction's platform hook
+  runtime_cpp/include/bbx/platform/amd/mfma_hooks.hpp   the hooks on AMD: the clang builtins
+  runtime_cpp/include/bbx/platform/cpu/mfma_hooks.hpp   on the simulator: its lane-exact emulation
+  runtime_cpp/include/bbx/platform/cuda/mfma_hooks.hpp  on CUDA: a static error naming the
+                                                  instruction
   runtime_cpp/include/bbx/atom/mma_traits_amd.hpp the layouts: MMA_Traits (CuTe form) and the
                                                   emulation layouts of every entry
 
@@ -32,6 +37,10 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "mma" / "data" / "mfma_layouts.json.gz"
 ARCH_OUT = ROOT / "runtime_cpp" / "include" / "bbx" / "arch" / "mma_amd.hpp"
 ATOM_OUT = ROOT / "runtime_cpp" / "include" / "bbx" / "atom" / "mma_traits_amd.hpp"
+PLATFORM_DIR = ROOT / "runtime_cpp" / "include" / "bbx" / "platform"
+AMD_HOOKS_OUT = PLATFORM_DIR / "amd" / "mfma_hooks.hpp"
+CPU_HOOKS_OUT = PLATFORM_DIR / "cpu" / "mfma_hooks.hpp"
+CUDA_HOOKS_OUT = PLATFORM_DIR / "cuda" / "mfma_hooks.hpp"
 
 KEPT_FIELDS = (
     "arch instruction variant m n k blocks a_elem_bits b_elem_bits c_elem_bits a_vgprs b_vgprs "
@@ -319,7 +328,6 @@ def regs(op: str, ins: Instruction) -> str:
 
 def emit_arch_struct(ins: Instruction) -> str:
     archs = ", ".join(ins.archs)
-    ta, tb, tc = ins.builtin_types
     lines: list[str] = []
     if ins.f8f6f4:
         lines.append(
@@ -381,44 +389,7 @@ def emit_arch_struct(ins: Instruction) -> str:
         "  BBX_HOST_DEVICE static void fma(DRegisters& d, ARegisters const& a, BRegisters const& b,"
     )
     lines.append("                                  CRegisters const& c) {")
-    lines.append("#if defined(BBX_TARGET_AMD)")
-    lines.append("#  if defined(__HIP_DEVICE_COMPILE__)")
-    lines.append(f"#    if {arch_guard(ins.archs)}")
-    for alias, (base, count) in zip(("va_t", "vb_t", "vc_t"), (ta, tb, tc), strict=True):
-        if count == 1:
-            lines.append(f"    typedef {base} {alias};")
-        else:
-            lines.append(
-                f"    typedef {base} {alias} "
-                f"__attribute__((__vector_size__({count} * sizeof({base}))));"
-            )
-    call_args = (
-        "__builtin_bit_cast(va_t, a), __builtin_bit_cast(vb_t, b), __builtin_bit_cast(vc_t, c)"
-    )
-    if ins.f8f6f4:
-        call = f"{ins.builtin}({call_args}, FmtA, FmtB, 0, 0, 0, 0)"
-    else:
-        call = f"{ins.builtin}({call_args}, 0, 0, 0)"
-    lines.append(f"    d = __builtin_bit_cast(DRegisters, {call});")
-    lines.append("#    else")
-    lines.append(
-        f'    static_assert(dependent_false<Self>, "{ins.mnemonic} exists on {archs} only; '
-        'this AMD target does not have it");'
-    )
-    lines.append("#    endif")
-    lines.append("#  else")
-    lines.append(
-        "    (void)d, (void)a, (void)b, (void)c;  // host pass of a HIP build: never called"
-    )
-    lines.append("#  endif")
-    lines.append("#elif defined(BBX_TARGET_CPU)")
-    lines.append("    ::bbx::sim::mfma_emulate<Self>(d, a, b, c);")
-    lines.append("#else")
-    lines.append(
-        f'    static_assert(dependent_false<Self>, "{ins.mnemonic} is an AMD instruction: the CUDA '
-        "target uses the DSL's own MMA atoms\");"
-    )
-    lines.append("#endif")
+    lines.append(f"    ::bbx::arch::{hook_name(ins)}<Self>(d, a, b, c);")
     lines.append("  }")
     lines.append("};")
     return "\n".join(lines)
@@ -431,9 +402,10 @@ def emit_arch(instructions: list[Instruction]) -> str:
         HEADER_NOTE.rstrip("\n"),
         "//",
         "// Each struct holds what the instruction is (shape, formats, register counts, the",
-        "// targets that have it) and `fma(d, a, b, c)`: the clang builtin on AMD device code,",
-        "// the simulator's lane-exact emulation on the CPU target (platform/cpu/mfma.hpp), a",
-        "// static error on CUDA.",
+        "// targets that have it) and `fma(d, a, b, c)`, which calls the instruction's platform",
+        "// hook (arch::mfma_<builtin>, platform/mfma_hooks.hpp): the clang builtin on AMD device",
+        "// code, the simulator's lane-exact emulation on the CPU target (platform/cpu/mfma.hpp),",
+        "// a static error on CUDA.",
         "// Registers are `mfma_regs<T, n>`: the n elements one lane holds, in the builtin's order",
         "// (element e of an operand occupies bits [e*w, e*w+w) of its VGPRs). Which matrix",
         "// element",
@@ -441,6 +413,7 @@ def emit_arch(instructions: list[Instruction]) -> str:
         "#pragma once",
         "",
         '#include "bbx/arch/mma_amd_common.hpp"',
+        '#include "bbx/platform/mfma_hooks.hpp"',
         "",
         "namespace bbx::arch {",
         "",
@@ -450,10 +423,132 @@ def emit_arch(instructions: list[Instruction]) -> str:
         out.append("")
     out.append("}  // namespace bbx::arch")
     out.append("")
-    out.append("#if defined(BBX_TARGET_CPU)")
-    out.append('#  include "bbx/platform/cpu/mfma.hpp"  // the simulator\'s mfma_emulate')
-    out.append("#endif")
+    out.append('#include "bbx/platform/mfma_emulation.hpp"  // the simulator\'s mfma_emulate')
     return "\n".join(out) + "\n"
+
+
+# ---- the platform hooks: one function per instruction and target ---------------------------
+def hook_name(ins: Instruction) -> str:
+    """__builtin_amdgcn_mfma_f32_16x16x16f16 -> mfma_f32_16x16x16f16."""
+    prefix = "__builtin_amdgcn_"
+    if not ins.builtin.startswith(prefix):
+        raise SystemExit(f"{ins.name}: builtin {ins.builtin!r} is not an amdgcn builtin")
+    return ins.builtin[len(prefix) :]
+
+
+HOOK_SIGNATURE = (
+    "template <class Op, class D, class A, class B, class C>\n"
+    "BBX_HOST_DEVICE void {name}(D& d, A const& a, B const& b, C const& c) {{"
+)
+
+
+def hooks_header(title: str, lines: list[str], includes: list[str]) -> str:
+    out = [
+        title,
+        HEADER_NOTE.rstrip("\n"),
+        "//",
+        "// One hook per MFMA instruction, `template <class Op> mfma_<builtin>(d, a, b, c)`,",
+        "// called by the instruction's struct in arch/mma_amd.hpp (Op); the same names on every",
+        "// target (platform/mfma_hooks.hpp includes the one of the target).",
+        "#pragma once",
+        "",
+        *includes,
+        "",
+        *lines,
+    ]
+    return "\n".join(out) + "\n"
+
+
+def emit_amd_hook(ins: Instruction) -> list[str]:
+    archs = ", ".join(ins.archs)
+    lines = [f"// {ins.mnemonic} ({archs})", HOOK_SIGNATURE.format(name=hook_name(ins))]
+    lines.append("#if defined(__HIP_DEVICE_COMPILE__)")
+    lines.append(f"#  if {arch_guard(ins.archs)}")
+    for alias, (base, count) in zip(("va_t", "vb_t", "vc_t"), ins.builtin_types, strict=True):
+        if count == 1:
+            lines.append(f"  typedef {base} {alias};")
+        else:
+            lines.append(
+                f"  typedef {base} {alias} "
+                f"__attribute__((__vector_size__({count} * sizeof({base}))));"
+            )
+    call_args = (
+        "__builtin_bit_cast(va_t, a), __builtin_bit_cast(vb_t, b), __builtin_bit_cast(vc_t, c)"
+    )
+    if ins.f8f6f4:
+        call = f"{ins.builtin}({call_args}, Op::fmt_a, Op::fmt_b, 0, 0, 0, 0)"
+    else:
+        call = f"{ins.builtin}({call_args}, 0, 0, 0)"
+    lines.append(f"  d = __builtin_bit_cast(D, {call});")
+    lines.append("#  else")
+    lines.append(
+        f'  static_assert(dependent_false<Op>, "{ins.mnemonic} exists on {archs} only; '
+        'this AMD target does not have it");'
+    )
+    lines.append("#  endif")
+    lines.append("#else")
+    lines.append("  (void)d, (void)a, (void)b, (void)c;  // host pass of a HIP build: never called")
+    lines.append("#endif")
+    lines.append("}")
+    return lines
+
+
+def emit_amd_hooks(instructions: list[Instruction]) -> str:
+    lines = ["namespace bbx::arch {", ""]
+    for ins in instructions:
+        lines += [*emit_amd_hook(ins), ""]
+    lines.append("}  // namespace bbx::arch")
+    return hooks_header(
+        "// bbx/platform/amd/mfma_hooks.hpp — the MFMA hooks on AMD: the clang builtins.",
+        lines,
+        ['#include "bbx/config.hpp"'],
+    )
+
+
+def emit_cpu_hooks(instructions: list[Instruction]) -> str:
+    lines = [
+        "namespace bbx::sim {",
+        "// Defined in bbx/platform/cpu/mfma.hpp: one MFMA of the caller's 64-lane wave.",
+        "template <class Op, class D, class A, class B, class C>",
+        "void mfma_emulate(D& d, A const& a, B const& b, C const& c);",
+        "}  // namespace bbx::sim",
+        "",
+        "namespace bbx::arch {",
+        "",
+    ]
+    for ins in instructions:
+        lines.append(f"// {ins.mnemonic}")
+        lines.append(HOOK_SIGNATURE.format(name=hook_name(ins)))
+        lines.append("  ::bbx::sim::mfma_emulate<Op>(d, a, b, c);")
+        lines.append("}")
+        lines.append("")
+    lines.append("}  // namespace bbx::arch")
+    return hooks_header(
+        "// bbx/platform/cpu/mfma_hooks.hpp — the MFMA hooks on the simulator: its lane-exact\n"
+        "// emulation (platform/cpu/mfma.hpp).",
+        lines,
+        ['#include "bbx/config.hpp"'],
+    )
+
+
+def emit_cuda_hooks(instructions: list[Instruction]) -> str:
+    lines = ["namespace bbx::arch {", ""]
+    for ins in instructions:
+        lines.append(HOOK_SIGNATURE.format(name=hook_name(ins)))
+        lines.append(
+            f'  static_assert(dependent_false<Op>, "{ins.mnemonic} is an AMD instruction: the CUDA '
+            "target uses the DSL's own MMA atoms\");"
+        )
+        lines.append("  (void)d, (void)a, (void)b, (void)c;")
+        lines.append("}")
+        lines.append("")
+    lines.append("}  // namespace bbx::arch")
+    return hooks_header(
+        "// bbx/platform/cuda/mfma_hooks.hpp — the MFMA hooks on CUDA: each is a static error\n"
+        "// naming the instruction (CUDA builds use the DSL's own MMA atoms).",
+        lines,
+        ['#include "bbx/config.hpp"'],
+    )
 
 
 def layout_comment(ins: Instruction) -> str:
@@ -557,7 +652,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.refresh_data:
         refresh_data(args.refresh_data)
     instructions = build_instructions(load_entries())
-    outputs = {ARCH_OUT: emit_arch(instructions), ATOM_OUT: emit_atom(instructions)}
+    hooks = [hook_name(ins) for ins in instructions]
+    if len(set(hooks)) != len(hooks):
+        raise SystemExit("two instructions share a builtin: their platform hooks would collide")
+    outputs = {
+        ARCH_OUT: emit_arch(instructions),
+        ATOM_OUT: emit_atom(instructions),
+        AMD_HOOKS_OUT: emit_amd_hooks(instructions),
+        CPU_HOOKS_OUT: emit_cpu_hooks(instructions),
+        CUDA_HOOKS_OUT: emit_cuda_hooks(instructions),
+    }
     stale = [p for p, text in outputs.items() if not p.exists() or p.read_text() != text]
     if args.check:
         for p in stale:
@@ -567,6 +671,7 @@ def main(argv: list[str] | None = None) -> int:
             )
         return 1 if stale else 0
     for p in stale:
+        p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text(outputs[p])
         print(f"wrote {p.relative_to(ROOT)}")
     return 0

@@ -68,6 +68,16 @@
 #  define BBX_SHARED static thread_local
 #endif
 
+// BBX_CONSTANT_OBJECT: a namespace-scope constexpr object of class type used in device code
+// (`BBX_CONSTANT_OBJECT Underscore _{};`). nvcc refuses host constexpr objects of class type in
+// device code, so its device pass gets a __device__ constant of its own (each compilation pass
+// sees one definition).
+#if defined(__CUDACC__) && defined(__CUDA_ARCH__)
+#  define BBX_CONSTANT_OBJECT static constexpr __device__
+#else
+#  define BBX_CONSTANT_OBJECT inline constexpr
+#endif
+
 // BBX_LAUNCH_BOUNDS(Block): the most threads a block of this kernel has, from a
 // bbx::block_threads_t type (static block extents give their product, run-time ones 1024), and
 // the DSL's `launch(min_blocks_per_mp=k)` occupancy hint (bbx::with_min_blocks; 0: none).

@@ -20,7 +20,3 @@
 #include "bbx/atom/copy_async.hpp"
 #include "bbx/atom/copy_mma.hpp"
 #include "bbx/atom/copy_ldmatrix.hpp"
-#if defined(BBX_TARGET_CPU)
-#  include "bbx/platform/cpu/mfma.hpp"
-#  include "bbx/platform/cpu/async_copy.hpp"
-#endif

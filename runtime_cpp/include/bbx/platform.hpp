@@ -1,6 +1,6 @@
 // bbx/platform.hpp — the per-target platform layer (thread indices, barriers, shuffles, votes,
 // atomics, dynamic shared memory, printf, Stream/dim3/launch). The same names exist on every
-// target; exactly one implementation header is included.
+// target; exactly one implementation header is included (platform/target.hpp).
 //   bbx::dim3, bbx::Stream, bbx::LaunchError, bbx::launch(kernel, grid, block, smem, stream, args...)
 //   bbx::arch::{thread_idx, block_idx, block_dim, grid_dim, lane_idx, warp_idx, wavefront_size,
 //               sync_threads, barrier, shuffle_sync, shuffle_sync_bfly, shuffle_sync_down,
@@ -10,14 +10,7 @@
 
 #include "bbx/config.hpp"
 #include "bbx/platform/common.hpp"
-
-#if defined(BBX_TARGET_AMD)
-#  include "bbx/platform/amd.hpp"
-#elif defined(BBX_TARGET_CUDA)
-#  include "bbx/platform/cuda.hpp"
-#else
-#  include "bbx/platform/cpu.hpp"
-#endif
+#include "bbx/platform/target.hpp"
 
 #include "bbx/platform/printf_fmt.hpp"
 #include "bbx/platform/print_tensor.hpp"

@@ -9,20 +9,12 @@
 #include <cstdint>
 
 #include "bbx/config.hpp"
+#include "bbx/platform/vector_registers.hpp"
 
 namespace bbx {
 
 namespace arch {
-#if defined(BBX_TARGET_CUDA)
-using u32x2 = uint2;
-using u32x4 = uint4;
-#else
-// clang and gcc vector extensions (clang: 4 x i32 vector -> one 128-bit memory operation).
-// may_alias: these registers are loaded from memory holding any element type.
-typedef std::uint32_t u32x2 __attribute__((vector_size(8), may_alias));
-typedef std::uint32_t u32x4 __attribute__((vector_size(16), may_alias));
-#endif
-
+// u32x2 / u32x4: the target's 64- and 128-bit registers (platform/vector_registers.hpp).
 template <int Bits> struct uint_bits;
 template <> struct uint_bits<8> { using type = std::uint8_t; };
 template <> struct uint_bits<16> { using type = std::uint16_t; };

@@ -3,9 +3,10 @@
 // (a copy of // ../shared/data/mfma_layouts.json). Do not edit: change the script and regenerate.
 //
 // Each struct holds what the instruction is (shape, formats, register counts, the
-// targets that have it) and `fma(d, a, b, c)`: the clang builtin on AMD device code,
-// the simulator's lane-exact emulation on the CPU target (platform/cpu/mfma.hpp), a
-// static error on CUDA.
+// targets that have it) and `fma(d, a, b, c)`, which calls the instruction's platform
+// hook (arch::mfma_<builtin>, platform/mfma_hooks.hpp): the clang builtin on AMD device
+// code, the simulator's lane-exact emulation on the CPU target (platform/cpu/mfma.hpp),
+// a static error on CUDA.
 // Registers are `mfma_regs<T, n>`: the n elements one lane holds, in the builtin's order
 // (element e of an operand occupies bits [e*w, e*w+w) of its VGPRs). Which matrix
 // element
@@ -13,6 +14,7 @@
 #pragma once
 
 #include "bbx/arch/mma_amd_common.hpp"
+#include "bbx/platform/mfma_hooks.hpp"
 
 namespace bbx::arch {
 
@@ -33,24 +35,7 @@ struct MFMA_F32_16x16x16_F16 {
   template <class Self = MFMA_F32_16x16x16_F16>
   BBX_HOST_DEVICE static void fma(DRegisters& d, ARegisters const& a, BRegisters const& b,
                                   CRegisters const& c) {
-#if defined(BBX_TARGET_AMD)
-#  if defined(__HIP_DEVICE_COMPILE__)
-#    if defined(__gfx942__) || defined(__gfx950__)
-    typedef _Float16 va_t __attribute__((__vector_size__(4 * sizeof(_Float16))));
-    typedef _Float16 vb_t __attribute__((__vector_size__(4 * sizeof(_Float16))));
-    typedef float vc_t __attribute__((__vector_size__(4 * sizeof(float))));
-    d = __builtin_bit_cast(DRegisters, __builtin_amdgcn_mfma_f32_16x16x16f16(__builtin_bit_cast(va_t, a), __builtin_bit_cast(vb_t, b), __builtin_bit_cast(vc_t, c), 0, 0, 0));
-#    else
-    static_assert(dependent_false<Self>, "v_mfma_f32_16x16x16_f16 exists on gfx942, gfx950 only; this AMD target does not have it");
-#    endif
-#  else
-    (void)d, (void)a, (void)b, (void)c;  // host pass of a HIP build: never called
-#  endif
-#elif defined(BBX_TARGET_CPU)
-    ::bbx::sim::mfma_emulate<Self>(d, a, b, c);
-#else
-    static_assert(dependent_false<Self>, "v_mfma_f32_16x16x16_f16 is an AMD instruction: the CUDA target uses the DSL's own MMA atoms");
-#endif
+    ::bbx::arch::mfma_f32_16x16x16f16<Self>(d, a, b, c);
   }
 };
 
@@ -71,24 +56,7 @@ struct MFMA_F32_16x16x16_BF16 {
   template <class Self = MFMA_F32_16x16x16_BF16>
   BBX_HOST_DEVICE static void fma(DRegisters& d, ARegisters const& a, BRegisters const& b,
                                   CRegisters const& c) {
-#if defined(BBX_TARGET_AMD)
-#  if defined(__HIP_DEVICE_COMPILE__)
-#    if defined(__gfx942__) || defined(__gfx950__)
-    typedef short va_t __attribute__((__vector_size__(4 * sizeof(short))));
-    typedef short vb_t __attribute__((__vector_size__(4 * sizeof(short))));
-    typedef float vc_t __attribute__((__vector_size__(4 * sizeof(float))));
-    d = __builtin_bit_cast(DRegisters, __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(__builtin_bit_cast(va_t, a), __builtin_bit_cast(vb_t, b), __builtin_bit_cast(vc_t, c), 0, 0, 0));
-#    else
-    static_assert(dependent_false<Self>, "v_mfma_f32_16x16x16_bf16 exists on gfx942, gfx950 only; this AMD target does not have it");
-#    endif
-#  else
-    (void)d, (void)a, (void)b, (void)c;  // host pass of a HIP build: never called
-#  endif
-#elif defined(BBX_TARGET_CPU)
-    ::bbx::sim::mfma_emulate<Self>(d, a, b, c);
-#else
-    static_assert(dependent_false<Self>, "v_mfma_f32_16x16x16_bf16 is an AMD instruction: the CUDA target uses the DSL's own MMA atoms");
-#endif
+    ::bbx::arch::mfma_f32_16x16x16bf16_1k<Self>(d, a, b, c);
   }
 };
 
@@ -109,24 +77,7 @@ struct MFMA_F32_32x32x8_F16 {
   template <class Self = MFMA_F32_32x32x8_F16>
   BBX_HOST_DEVICE static void fma(DRegisters& d, ARegisters const& a, BRegisters const& b,
                                   CRegisters const& c) {
-#if defined(BBX_TARGET_AMD)
-#  if defined(__HIP_DEVICE_COMPILE__)
-#    if defined(__gfx942__) || defined(__gfx950__)
-    typedef _Float16 va_t __attribute__((__vector_size__(4 * sizeof(_Float16))));
-    typedef _Float16 vb_t __attribute__((__vector_size__(4 * sizeof(_Float16))));
-    typedef float vc_t __attribute__((__vector_size__(16 * sizeof(float))));
-    d = __builtin_bit_cast(DRegisters, __builtin_amdgcn_mfma_f32_32x32x8f16(__builtin_bit_cast(va_t, a), __builtin_bit_cast(vb_t, b), __builtin_bit_cast(vc_t, c), 0, 0, 0));
-#    else
-    static_assert(dependent_false<Self>, "v_mfma_f32_32x32x8_f16 exists on gfx942, gfx950 only; this AMD target does not have it");
-#    endif
-#  else
-    (void)d, (void)a, (void)b, (void)c;  // host pass of a HIP build: never called
-#  endif
-#elif defined(BBX_TARGET_CPU)
-    ::bbx::sim::mfma_emulate<Self>(d, a, b, c);
-#else
-    static_assert(dependent_false<Self>, "v_mfma_f32_32x32x8_f16 is an AMD instruction: the CUDA target uses the DSL's own MMA atoms");
-#endif
+    ::bbx::arch::mfma_f32_32x32x8f16<Self>(d, a, b, c);
   }
 };
 
@@ -147,24 +98,7 @@ struct MFMA_F32_32x32x8_BF16 {
   template <class Self = MFMA_F32_32x32x8_BF16>
   BBX_HOST_DEVICE static void fma(DRegisters& d, ARegisters const& a, BRegisters const& b,
                                   CRegisters const& c) {
-#if defined(BBX_TARGET_AMD)
-#  if defined(__HIP_DEVICE_COMPILE__)
-#    if defined(__gfx942__) || defined(__gfx950__)
-    typedef short va_t __attribute__((__vector_size__(4 * sizeof(short))));
-    typedef short vb_t __attribute__((__vector_size__(4 * sizeof(short))));
-    typedef float vc_t __attribute__((__vector_size__(16 * sizeof(float))));
-    d = __builtin_bit_cast(DRegisters, __builtin_amdgcn_mfma_f32_32x32x8bf16_1k(__builtin_bit_cast(va_t, a), __builtin_bit_cast(vb_t, b), __builtin_bit_cast(vc_t, c), 0, 0, 0));
-#    else
-    static_assert(dependent_false<Self>, "v_mfma_f32_32x32x8_bf16 exists on gfx942, gfx950 only; this AMD target does not have it");
-#    endif
-#  else
-    (void)d, (void)a, (void)b, (void)c;  // host pass of a HIP build: never called
-#  endif
-#elif defined(BBX_TARGET_CPU)
-    ::bbx::sim::mfma_emulate<Self>(d, a, b, c);
-#else
-    static_assert(dependent_false<Self>, "v_mfma_f32_32x32x8_bf16 is an AMD instruction: the CUDA target uses the DSL's own MMA atoms");
-#endif
+    ::bbx::arch::mfma_f32_32x32x8bf16_1k<Self>(d, a, b, c);
   }
 };
 
@@ -185,24 +119,7 @@ struct MFMA_F32_16x16x4_F32 {
   template <class Self = MFMA_F32_16x16x4_F32>
   BBX_HOST_DEVICE static void fma(DRegisters& d, ARegisters const& a, BRegisters const& b,
                                   CRegisters const& c) {
-#if defined(BBX_TARGET_AMD)
-#  if defined(__HIP_DEVICE_COMPILE__)
-#    if defined(__gfx942__) || defined(__gfx950__)
-    typedef float va_t;
-    typedef float vb_t;
-    typedef float vc_t __attribute__((__vector_size__(4 * sizeof(float))));
-    d = __builtin_bit_cast(DRegisters, __builtin_amdgcn_mfma_f32_16x16x4f32(__builtin_bit_cast(va_t, a), __builtin_bit_cast(vb_t, b), __builtin_bit_cast(vc_t, c), 0, 0, 0));
-#    else
-    static_assert(dependent_false<Self>, "v_mfma_f32_16x16x4_f32 exists on gfx942, gfx950 only; this AMD target does not have it");
-#    endif
-#  else
-    (void)d, (void)a, (void)b, (void)c;  // host pass of a HIP build: never called
-#  endif
-#elif defined(BBX_TARGET_CPU)
-    ::bbx::sim::mfma_emulate<Self>(d, a, b, c);
-#else
-    static_assert(dependent_false<Self>, "v_mfma_f32_16x16x4_f32 is an AMD instruction: the CUDA target uses the DSL's own MMA atoms");
-#endif
+    ::bbx::arch::mfma_f32_16x16x4f32<Self>(d, a, b, c);
   }
 };
 
@@ -223,24 +140,7 @@ struct MFMA_F32_32x32x2_F32 {
   template <class Self = MFMA_F32_32x32x2_F32>
   BBX_HOST_DEVICE static void fma(DRegisters& d, ARegisters const& a, BRegisters const& b,
                                   CRegisters const& c) {
-#if defined(BBX_TARGET_AMD)
-#  if defined(__HIP_DEVICE_COMPILE__)
-#    if defined(__gfx942__) || defined(__gfx950__)
-    typedef float va_t;
-    typedef float vb_t;
-    typedef float vc_t __attribute__((__vector_size__(16 * sizeof(float))));
-    d = __builtin_bit_cast(DRegisters, __builtin_amdgcn_mfma_f32_32x32x2f32(__builtin_bit_cast(va_t, a), __builtin_bit_cast(vb_t, b), __builtin_bit_cast(vc_t, c), 0, 0, 0));
-#    else
-    static_assert(dependent_false<Self>, "v_mfma_f32_32x32x2_f32 exists on gfx942, gfx950 only; this AMD target does not have it");
-#    endif
-#  else
-    (void)d, (void)a, (void)b, (void)c;  // host pass of a HIP build: never called
-#  endif
-#elif defined(BBX_TARGET_CPU)
-    ::bbx::sim::mfma_emulate<Self>(d, a, b, c);
-#else
-    static_assert(dependent_false<Self>, "v_mfma_f32_32x32x2_f32 is an AMD instruction: the CUDA target uses the DSL's own MMA atoms");
-#endif
+    ::bbx::arch::mfma_f32_32x32x2f32<Self>(d, a, b, c);
   }
 };
 
@@ -261,24 +161,7 @@ struct MFMA_F32_4x4x4_16B_F16 {
   template <class Self = MFMA_F32_4x4x4_16B_F16>
   BBX_HOST_DEVICE static void fma(DRegisters& d, ARegisters const& a, BRegisters const& b,
                                   CRegisters const& c) {
-#if defined(BBX_TARGET_AMD)
-#  if defined(__HIP_DEVICE_COMPILE__)
-#    if defined(__gfx942__) || defined(__gfx950__)
-    typedef _Float16 va_t __attribute__((__vector_size__(4 * sizeof(_Float16))));
-    typedef _Float16 vb_t __attribute__((__vector_size__(4 * sizeof(_Float16))));
-    typedef float vc_t __attribute__((__vector_size__(4 * sizeof(float))));
-    d = __builtin_bit_cast(DRegisters, __builtin_amdgcn_mfma_f32_4x4x4f16(__builtin_bit_cast(va_t, a), __builtin_bit_cast(vb_t, b), __builtin_bit_cast(vc_t, c), 0, 0, 0));
-#    else
-    static_assert(dependent_false<Self>, "v_mfma_f32_4x4x4_16b_f16 exists on gfx942, gfx950 only; this AMD target does not have it");
-#    endif
-#  else
-    (void)d, (void)a, (void)b, (void)c;  // host pass of a HIP build: never called
-#  endif
-#elif defined(BBX_TARGET_CPU)
-    ::bbx::sim::mfma_emulate<Self>(d, a, b, c);
-#else
-    static_assert(dependent_false<Self>, "v_mfma_f32_4x4x4_16b_f16 is an AMD instruction: the CUDA target uses the DSL's own MMA atoms");
-#endif
+    ::bbx::arch::mfma_f32_4x4x4f16<Self>(d, a, b, c);
   }
 };
 
@@ -299,24 +182,7 @@ struct MFMA_I32_16x16x32_I8 {
   template <class Self = MFMA_I32_16x16x32_I8>
   BBX_HOST_DEVICE static void fma(DRegisters& d, ARegisters const& a, BRegisters const& b,
                                   CRegisters const& c) {
-#if defined(BBX_TARGET_AMD)
-#  if defined(__HIP_DEVICE_COMPILE__)
-#    if defined(__gfx942__) || defined(__gfx950__)
-    typedef long va_t;
-    typedef long vb_t;
-    typedef int vc_t __attribute__((__vector_size__(4 * sizeof(int))));
-    d = __builtin_bit_cast(DRegisters, __builtin_amdgcn_mfma_i32_16x16x32_i8(__builtin_bit_cast(va_t, a), __builtin_bit_cast(vb_t, b), __builtin_bit_cast(vc_t, c), 0, 0, 0));
-#    else
-    static_assert(dependent_false<Self>, "v_mfma_i32_16x16x32_i8 exists on gfx942, gfx950 only; this AMD target does not have it");
-#    endif
-#  else
-    (void)d, (void)a, (void)b, (void)c;  // host pass of a HIP build: never called
-#  endif
-#elif defined(BBX_TARGET_CPU)
-    ::bbx::sim::mfma_emulate<Self>(d, a, b, c);
-#else
-    static_assert(dependent_false<Self>, "v_mfma_i32_16x16x32_i8 is an AMD instruction: the CUDA target uses the DSL's own MMA atoms");
-#endif
+    ::bbx::arch::mfma_i32_16x16x32_i8<Self>(d, a, b, c);
   }
 };
 
@@ -337,24 +203,7 @@ struct MFMA_I32_32x32x16_I8 {
   template <class Self = MFMA_I32_32x32x16_I8>
   BBX_HOST_DEVICE static void fma(DRegisters& d, ARegisters const& a, BRegisters const& b,
                                   CRegisters const& c) {
-#if defined(BBX_TARGET_AMD)
-#  if defined(__HIP_DEVICE_COMPILE__)
-#    if defined(__gfx942__) || defined(__gfx950__)
-    typedef long va_t;
-    typedef long vb_t;
-    typedef int vc_t __attribute__((__vector_size__(16 * sizeof(int))));
-    d = __builtin_bit_cast(DRegisters, __builtin_amdgcn_mfma_i32_32x32x16_i8(__builtin_bit_cast(va_t, a), __builtin_bit_cast(vb_t, b), __builtin_bit_cast(vc_t, c), 0, 0, 0));
-#    else
-    static_assert(dependent_false<Self>, "v_mfma_i32_32x32x16_i8 exists on gfx942, gfx950 only; this AMD target does not have it");
-#    endif
-#  else
-    (void)d, (void)a, (void)b, (void)c;  // host pass of a HIP build: never called
-#  endif
-#elif defined(BBX_TARGET_CPU)
-    ::bbx::sim::mfma_emulate<Self>(d, a, b, c);
-#else
-    static_assert(dependent_false<Self>, "v_mfma_i32_32x32x16_i8 is an AMD instruction: the CUDA target uses the DSL's own MMA atoms");
-#endif
+    ::bbx::arch::mfma_i32_32x32x16_i8<Self>(d, a, b, c);
   }
 };
 
@@ -375,24 +224,7 @@ struct MFMA_F32_16x16x32_FP8_FP8 {
   template <class Self = MFMA_F32_16x16x32_FP8_FP8>
   BBX_HOST_DEVICE static void fma(DRegisters& d, ARegisters const& a, BRegisters const& b,
                                   CRegisters const& c) {
-#if defined(BBX_TARGET_AMD)
-#  if defined(__HIP_DEVICE_COMPILE__)
-#    if defined(__gfx942__) || defined(__gfx950__)
-    typedef long va_t;
-    typedef long vb_t;
-    typedef float vc_t __attribute__((__vector_size__(4 * sizeof(float))));
-    d = __builtin_bit_cast(DRegisters, __builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8(__builtin_bit_cast(va_t, a), __builtin_bit_cast(vb_t, b), __builtin_bit_cast(vc_t, c), 0, 0, 0));
-#    else
-    static_assert(dependent_false<Self>, "v_mfma_f32_16x16x32_fp8_fp8 exists on gfx942, gfx950 only; this AMD target does not have it");
-#    endif
-#  else
-    (void)d, (void)a, (void)b, (void)c;  // host pass of a HIP build: never called
-#  endif
-#elif defined(BBX_TARGET_CPU)
-    ::bbx::sim::mfma_emulate<Self>(d, a, b, c);
-#else
-    static_assert(dependent_false<Self>, "v_mfma_f32_16x16x32_fp8_fp8 is an AMD instruction: the CUDA target uses the DSL's own MMA atoms");
-#endif
+    ::bbx::arch::mfma_f32_16x16x32_fp8_fp8<Self>(d, a, b, c);
   }
 };
 
@@ -413,24 +245,7 @@ struct MFMA_F32_32x32x16_FP8_FP8 {
   template <class Self = MFMA_F32_32x32x16_FP8_FP8>
   BBX_HOST_DEVICE static void fma(DRegisters& d, ARegisters const& a, BRegisters const& b,
                                   CRegisters const& c) {
-#if defined(BBX_TARGET_AMD)
-#  if defined(__HIP_DEVICE_COMPILE__)
-#    if defined(__gfx942__) || defined(__gfx950__)
-    typedef long va_t;
-    typedef long vb_t;
-    typedef float vc_t __attribute__((__vector_size__(16 * sizeof(float))));
-    d = __builtin_bit_cast(DRegisters, __builtin_amdgcn_mfma_f32_32x32x16_fp8_fp8(__builtin_bit_cast(va_t, a), __builtin_bit_cast(vb_t, b), __builtin_bit_cast(vc_t, c), 0, 0, 0));
-#    else
-    static_assert(dependent_false<Self>, "v_mfma_f32_32x32x16_fp8_fp8 exists on gfx942, gfx950 only; this AMD target does not have it");
-#    endif
-#  else
-    (void)d, (void)a, (void)b, (void)c;  // host pass of a HIP build: never called
-#  endif
-#elif defined(BBX_TARGET_CPU)
-    ::bbx::sim::mfma_emulate<Self>(d, a, b, c);
-#else
-    static_assert(dependent_false<Self>, "v_mfma_f32_32x32x16_fp8_fp8 is an AMD instruction: the CUDA target uses the DSL's own MMA atoms");
-#endif
+    ::bbx::arch::mfma_f32_32x32x16_fp8_fp8<Self>(d, a, b, c);
   }
 };
 
@@ -451,24 +266,7 @@ struct MFMA_F32_16x16x32_F16 {
   template <class Self = MFMA_F32_16x16x32_F16>
   BBX_HOST_DEVICE static void fma(DRegisters& d, ARegisters const& a, BRegisters const& b,
                                   CRegisters const& c) {
-#if defined(BBX_TARGET_AMD)
-#  if defined(__HIP_DEVICE_COMPILE__)
-#    if defined(__gfx950__)
-    typedef _Float16 va_t __attribute__((__vector_size__(8 * sizeof(_Float16))));
-    typedef _Float16 vb_t __attribute__((__vector_size__(8 * sizeof(_Float16))));
-    typedef float vc_t __attribute__((__vector_size__(4 * sizeof(float))));
-    d = __builtin_bit_cast(DRegisters, __builtin_amdgcn_mfma_f32_16x16x32_f16(__builtin_bit_cast(va_t, a), __builtin_bit_cast(vb_t, b), __builtin_bit_cast(vc_t, c), 0, 0, 0));
-#    else
-    static_assert(dependent_false<Self>, "v_mfma_f32_16x16x32_f16 exists on gfx950 only; this AMD target does not have it");
-#    endif
-#  else
-    (void)d, (void)a, (void)b, (void)c;  // host pass of a HIP build: never called
-#  endif
-#elif defined(BBX_TARGET_CPU)
-    ::bbx::sim::mfma_emulate<Self>(d, a, b, c);
-#else
-    static_assert(dependent_false<Self>, "v_mfma_f32_16x16x32_f16 is an AMD instruction: the CUDA target uses the DSL's own MMA atoms");
-#endif
+    ::bbx::arch::mfma_f32_16x16x32_f16<Self>(d, a, b, c);
   }
 };
 
@@ -489,24 +287,7 @@ struct MFMA_F32_16x16x32_BF16 {
   template <class Self = MFMA_F32_16x16x32_BF16>
   BBX_HOST_DEVICE static void fma(DRegisters& d, ARegisters const& a, BRegisters const& b,
                                   CRegisters const& c) {
-#if defined(BBX_TARGET_AMD)
-#  if defined(__HIP_DEVICE_COMPILE__)
-#    if defined(__gfx950__)
-    typedef __bf16 va_t __attribute__((__vector_size__(8 * sizeof(__bf16))));
-    typedef __bf16 vb_t __attribute__((__vector_size__(8 * sizeof(__bf16))));
-    typedef float vc_t __attribute__((__vector_size__(4 * sizeof(float))));
-    d = __builtin_bit_cast(DRegisters, __builtin_amdgcn_mfma_f32_16x16x32_bf16(__builtin_bit_cast(va_t, a), __builtin_bit_cast(vb_t, b), __builtin_bit_cast(vc_t, c), 0, 0, 0));
-#    else
-    static_assert(dependent_false<Self>, "v_mfma_f32_16x16x32_bf16 exists on gfx950 only; this AMD target does not have it");
-#    endif
-#  else
-    (void)d, (void)a, (void)b, (void)c;  // host pass of a HIP build: never called
-#  endif
-#elif defined(BBX_TARGET_CPU)
-    ::bbx::sim::mfma_emulate<Self>(d, a, b, c);
-#else
-    static_assert(dependent_false<Self>, "v_mfma_f32_16x16x32_bf16 is an AMD instruction: the CUDA target uses the DSL's own MMA atoms");
-#endif
+    ::bbx::arch::mfma_f32_16x16x32_bf16<Self>(d, a, b, c);
   }
 };
 
@@ -527,24 +308,7 @@ struct MFMA_F32_32x32x16_F16 {
   template <class Self = MFMA_F32_32x32x16_F16>
   BBX_HOST_DEVICE static void fma(DRegisters& d, ARegisters const& a, BRegisters const& b,
                                   CRegisters const& c) {
-#if defined(BBX_TARGET_AMD)
-#  if defined(__HIP_DEVICE_COMPILE__)
-#    if defined(__gfx950__)
-    typedef _Float16 va_t __attribute__((__vector_size__(8 * sizeof(_Float16))));
-    typedef _Float16 vb_t __attribute__((__vector_size__(8 * sizeof(_Float16))));
-    typedef float vc_t __attribute__((__vector_size__(16 * sizeof(float))));
-    d = __builtin_bit_cast(DRegisters, __builtin_amdgcn_mfma_f32_32x32x16_f16(__builtin_bit_cast(va_t, a), __builtin_bit_cast(vb_t, b), __builtin_bit_cast(vc_t, c), 0, 0, 0));
-#    else
-    static_assert(dependent_false<Self>, "v_mfma_f32_32x32x16_f16 exists on gfx950 only; this AMD target does not have it");
-#    endif
-#  else
-    (void)d, (void)a, (void)b, (void)c;  // host pass of a HIP build: never called
-#  endif
-#elif defined(BBX_TARGET_CPU)
-    ::bbx::sim::mfma_emulate<Self>(d, a, b, c);
-#else
-    static_assert(dependent_false<Self>, "v_mfma_f32_32x32x16_f16 is an AMD instruction: the CUDA target uses the DSL's own MMA atoms");
-#endif
+    ::bbx::arch::mfma_f32_32x32x16_f16<Self>(d, a, b, c);
   }
 };
 
@@ -565,24 +329,7 @@ struct MFMA_F32_32x32x16_BF16 {
   template <class Self = MFMA_F32_32x32x16_BF16>
   BBX_HOST_DEVICE static void fma(DRegisters& d, ARegisters const& a, BRegisters const& b,
                                   CRegisters const& c) {
-#if defined(BBX_TARGET_AMD)
-#  if defined(__HIP_DEVICE_COMPILE__)
-#    if defined(__gfx950__)
-    typedef __bf16 va_t __attribute__((__vector_size__(8 * sizeof(__bf16))));
-    typedef __bf16 vb_t __attribute__((__vector_size__(8 * sizeof(__bf16))));
-    typedef float vc_t __attribute__((__vector_size__(16 * sizeof(float))));
-    d = __builtin_bit_cast(DRegisters, __builtin_amdgcn_mfma_f32_32x32x16_bf16(__builtin_bit_cast(va_t, a), __builtin_bit_cast(vb_t, b), __builtin_bit_cast(vc_t, c), 0, 0, 0));
-#    else
-    static_assert(dependent_false<Self>, "v_mfma_f32_32x32x16_bf16 exists on gfx950 only; this AMD target does not have it");
-#    endif
-#  else
-    (void)d, (void)a, (void)b, (void)c;  // host pass of a HIP build: never called
-#  endif
-#elif defined(BBX_TARGET_CPU)
-    ::bbx::sim::mfma_emulate<Self>(d, a, b, c);
-#else
-    static_assert(dependent_false<Self>, "v_mfma_f32_32x32x16_bf16 is an AMD instruction: the CUDA target uses the DSL's own MMA atoms");
-#endif
+    ::bbx::arch::mfma_f32_32x32x16_bf16<Self>(d, a, b, c);
   }
 };
 
@@ -609,24 +356,7 @@ struct MFMA_SCALE_F32_16x16x128_F8F6F4 {
   template <class Self = MFMA_SCALE_F32_16x16x128_F8F6F4<FmtA, FmtB>>
   BBX_HOST_DEVICE static void fma(DRegisters& d, ARegisters const& a, BRegisters const& b,
                                   CRegisters const& c) {
-#if defined(BBX_TARGET_AMD)
-#  if defined(__HIP_DEVICE_COMPILE__)
-#    if defined(__gfx950__)
-    typedef int va_t __attribute__((__vector_size__(8 * sizeof(int))));
-    typedef int vb_t __attribute__((__vector_size__(8 * sizeof(int))));
-    typedef float vc_t __attribute__((__vector_size__(4 * sizeof(float))));
-    d = __builtin_bit_cast(DRegisters, __builtin_amdgcn_mfma_scale_f32_16x16x128_f8f6f4(__builtin_bit_cast(va_t, a), __builtin_bit_cast(vb_t, b), __builtin_bit_cast(vc_t, c), FmtA, FmtB, 0, 0, 0, 0));
-#    else
-    static_assert(dependent_false<Self>, "v_mfma_f32_16x16x128_f8f6f4 exists on gfx950 only; this AMD target does not have it");
-#    endif
-#  else
-    (void)d, (void)a, (void)b, (void)c;  // host pass of a HIP build: never called
-#  endif
-#elif defined(BBX_TARGET_CPU)
-    ::bbx::sim::mfma_emulate<Self>(d, a, b, c);
-#else
-    static_assert(dependent_false<Self>, "v_mfma_f32_16x16x128_f8f6f4 is an AMD instruction: the CUDA target uses the DSL's own MMA atoms");
-#endif
+    ::bbx::arch::mfma_scale_f32_16x16x128_f8f6f4<Self>(d, a, b, c);
   }
 };
 
@@ -653,29 +383,10 @@ struct MFMA_SCALE_F32_32x32x64_F8F6F4 {
   template <class Self = MFMA_SCALE_F32_32x32x64_F8F6F4<FmtA, FmtB>>
   BBX_HOST_DEVICE static void fma(DRegisters& d, ARegisters const& a, BRegisters const& b,
                                   CRegisters const& c) {
-#if defined(BBX_TARGET_AMD)
-#  if defined(__HIP_DEVICE_COMPILE__)
-#    if defined(__gfx950__)
-    typedef int va_t __attribute__((__vector_size__(8 * sizeof(int))));
-    typedef int vb_t __attribute__((__vector_size__(8 * sizeof(int))));
-    typedef float vc_t __attribute__((__vector_size__(16 * sizeof(float))));
-    d = __builtin_bit_cast(DRegisters, __builtin_amdgcn_mfma_scale_f32_32x32x64_f8f6f4(__builtin_bit_cast(va_t, a), __builtin_bit_cast(vb_t, b), __builtin_bit_cast(vc_t, c), FmtA, FmtB, 0, 0, 0, 0));
-#    else
-    static_assert(dependent_false<Self>, "v_mfma_f32_32x32x64_f8f6f4 exists on gfx950 only; this AMD target does not have it");
-#    endif
-#  else
-    (void)d, (void)a, (void)b, (void)c;  // host pass of a HIP build: never called
-#  endif
-#elif defined(BBX_TARGET_CPU)
-    ::bbx::sim::mfma_emulate<Self>(d, a, b, c);
-#else
-    static_assert(dependent_false<Self>, "v_mfma_f32_32x32x64_f8f6f4 is an AMD instruction: the CUDA target uses the DSL's own MMA atoms");
-#endif
+    ::bbx::arch::mfma_scale_f32_32x32x64_f8f6f4<Self>(d, a, b, c);
   }
 };
 
 }  // namespace bbx::arch
 
-#if defined(BBX_TARGET_CPU)
-#  include "bbx/platform/cpu/mfma.hpp"  // the simulator's mfma_emulate
-#endif
+#include "bbx/platform/mfma_emulation.hpp"  // the simulator's mfma_emulate

@@ -1,11 +1,12 @@
 // bbx/arch/mma_amd_common.hpp — shared by the generated MFMA structs (arch/mma_amd.hpp):
-// operand formats, the architecture mask, and the simulator's emulation entry point.
+// operand formats (the architecture masks and BBX_MFMA_ARCH: platform/amd_targets.hpp).
 #pragma once
 
 #include <cstdint>
 
 #include "bbx/arch/mma.hpp"
 #include "bbx/config.hpp"
+#include "bbx/platform/amd_targets.hpp"  // mfma_arch, BBX_MFMA_ARCH
 
 namespace bbx::arch {
 
@@ -53,47 +54,10 @@ BBX_HOST_DEVICE constexpr mfma_format mfma_f8f6f4_format(int code) {
                      : mfma_format::fp4_e2m1;
 }
 
-// Targets that have an instruction (bit mask).
-namespace mfma_arch {
-inline constexpr unsigned gfx942 = 1u;
-inline constexpr unsigned gfx950 = 2u;
-}  // namespace mfma_arch
-
 }  // namespace bbx::arch
-
-// The AMD target the MFMA atoms are chosen for (942 or 950). In AMD device code it follows the
-// offload architecture; elsewhere (the host pass of a HIP build, the simulator) it is
-// -DBBX_MFMA_ARCH=942|950, default 942. A HIP build with a host pass must pass the same value
-// as its offload architecture so host and device agree on the TiledMma types.
-#if defined(BBX_TARGET_AMD) && defined(__HIP_DEVICE_COMPILE__)
-#  if defined(__gfx950__)
-#    define BBX_MFMA_ARCH_DEVICE 950
-#  elif defined(__gfx942__)
-#    define BBX_MFMA_ARCH_DEVICE 942
-#  else
-#    define BBX_MFMA_ARCH_DEVICE 0
-#  endif
-#  if defined(BBX_MFMA_ARCH) && BBX_MFMA_ARCH != BBX_MFMA_ARCH_DEVICE && BBX_MFMA_ARCH_DEVICE != 0
-#    error "BBX_MFMA_ARCH differs from the offload architecture of this device compilation"
-#  endif
-#  if !defined(BBX_MFMA_ARCH)
-#    define BBX_MFMA_ARCH BBX_MFMA_ARCH_DEVICE
-#  endif
-#endif
-#if !defined(BBX_MFMA_ARCH)
-#  define BBX_MFMA_ARCH 942
-#endif
 
 namespace bbx {
 // The emulation layouts of each instruction (atom/mma_traits_amd.hpp).
 template <class Op>
 struct MfmaLayouts;
 }  // namespace bbx
-
-#if defined(BBX_TARGET_CPU)
-namespace bbx::sim {
-// Defined in bbx/platform/cpu/mfma.hpp: one MFMA of the caller's 64-lane wave.
-template <class Op, class D, class A, class B, class C>
-void mfma_emulate(D& d, A const& a, B const& b, C const& c);
-}  // namespace bbx::sim
-#endif

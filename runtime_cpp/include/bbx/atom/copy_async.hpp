@@ -55,80 +55,16 @@ template <LoadCacheMode M, class T, int B> struct is_g2s_atom<Copy_Atom<CopyG2SO
 
 namespace detail {
 
-// One chunk of `Bytes` bytes, asynchronously where the target can.
-#if defined(BBX_TARGET_CPU)
-#  define BBX_G2S_SITE_PARAM , std::source_location site
-#  define BBX_G2S_SITE_ARG , site
-#  define BBX_G2S_SITE_DEFAULT , std::source_location site = std::source_location::current()
-#else
-#  define BBX_G2S_SITE_PARAM
-#  define BBX_G2S_SITE_ARG
-#  define BBX_G2S_SITE_DEFAULT
-#endif
-
-#if defined(__HIP_DEVICE_COMPILE__) && !defined(BBX_NO_AMD_ASYNC_LDS) && (defined(__gfx950__) || defined(__gfx942__))
-#  define BBX_AMD_LDS_DMA 1
-#endif
-
-// Widths of a global_load_lds on this AMD target (0 elsewhere).
-template <int Bytes>
-inline constexpr bool lds_dma_width =
-#if defined(BBX_AMD_LDS_DMA) && defined(__gfx950__)
-    Bytes == 4 || Bytes == 16;
-#elif defined(BBX_AMD_LDS_DMA)
-    Bytes == 4;
-#else
-    false;
-#endif
-
-#if defined(BBX_AMD_LDS_DMA)
-// This lane's LDS address minus lane * Bytes: the same in every active lane when the wave's
-// destinations are one contiguous block in lane order.
-template <int Bytes, class T>
-BBX_DEVICE unsigned lds_wave_base(T* dst) {
-  typedef __attribute__((address_space(3))) void lds_void;
-  const unsigned lds = static_cast<unsigned>(reinterpret_cast<unsigned long>((lds_void*)(void*)dst));
-  const unsigned lane = __builtin_amdgcn_mbcnt_hi(~0u, __builtin_amdgcn_mbcnt_lo(~0u, 0u));
-  return lds - lane * unsigned(Bytes);
-}
-template <int Bytes, class T>
-BBX_DEVICE bool lds_wave_contiguous(T* dst) {
-  const unsigned base = lds_wave_base<Bytes>(dst);
-  return __builtin_amdgcn_ballot_w64(base != __builtin_amdgcn_readfirstlane(base)) == 0;
-}
-#endif
-
-// One chunk of `Bytes` bytes, asynchronously where the target can. AMD: `dma` says whether the
-// wave's chunks of this copy form lane-ordered contiguous LDS blocks (decided once per copy).
+// One chunk of `Bytes` bytes, asynchronously where the target can (arch::g2s_chunk, a platform
+// hook: platform/async_copy_hooks.hpp). AMD: `dma` says whether the wave's chunks of this copy
+// form lane-ordered contiguous LDS blocks (decided once per copy).
 template <int Bytes, LoadCacheMode Mode, class T>
-BBX_HOST_DEVICE void g2s_chunk(T const* src, T* dst, [[maybe_unused]] bool dma BBX_G2S_SITE_PARAM) {
-#if defined(BBX_TARGET_CPU)
-  ::bbx::sim::async_copy_issue(dst, src, Bytes, site);
-#elif defined(BBX_TARGET_CUDA)
-  if constexpr (Bytes == 4 || Bytes == 8 || Bytes == 16) {
-    arch::SM80_CP_ASYNC<Bytes, (Bytes == 16 && Mode == LoadCacheMode::GLOBAL)>::copy(src, dst);
-  } else {
-    using R = arch::uint_bits_t<Bytes * 8>;
-    *reinterpret_cast<R*>(static_cast<void*>(dst)) = *reinterpret_cast<R const*>(static_cast<void const*>(src));
-  }
-#else
-  using R = arch::uint_bits_t<Bytes * 8>;
-#  if defined(BBX_AMD_LDS_DMA)
-  if constexpr (lds_dma_width<Bytes>) {
-    if (dma) {
-      typedef __attribute__((address_space(3))) void lds_void;
-      const unsigned wave_base = __builtin_amdgcn_readfirstlane(lds_wave_base<Bytes>(dst));
-      arch::AMD_GLOBAL_LOAD_LDS<Bytes>::copy(src, (void*)(lds_void*)(unsigned long)wave_base);
-      return;
-    }
-  }
-#  endif
-  *reinterpret_cast<R*>(static_cast<void*>(dst)) = *reinterpret_cast<R const*>(static_cast<void const*>(src));
-#endif
+BBX_HOST_DEVICE void g2s_chunk(T const* src, T* dst, bool dma BBX_COPY_SITE_PARAM) {
+  arch::g2s_chunk<Bytes, (Bytes == 16 && Mode == LoadCacheMode::GLOBAL)>(src, dst, dma BBX_COPY_SITE_ARG);
 }
 
 template <int V, bool RuntimeAlign, LoadCacheMode Mode, class Src, class Dst, class Pred>
-BBX_HOST_DEVICE void g2s_chunks(Src const& src, Dst& dst, Pred const& pred BBX_G2S_SITE_PARAM) {
+BBX_HOST_DEVICE void g2s_chunks(Src const& src, Dst& dst, Pred const& pred BBX_COPY_SITE_PARAM) {
   constexpr int N = int(decltype(size(src.layout()))::value);
   using T = std::remove_cv_t<typename tensor_iter_t<Src>::value_type>;
   constexpr bool has_pred = !std::is_same_v<Pred, no_pred>;
@@ -139,11 +75,9 @@ BBX_HOST_DEVICE void g2s_chunks(Src const& src, Dst& dst, Pred const& pred BBX_G
   // AMD: a plain (unswizzled) destination layout moves every chunk of a thread by the same static
   // amount, so the wave's chunks are lane-contiguous for all chunks or none: decide once.
   bool dma = false;
-#if defined(BBX_AMD_LDS_DMA)
-  if constexpr (lds_dma_width<V * int(sizeof(T))> && !is_composed_layout_v<std::remove_cvref_t<decltype(dl)>>) {
-    dma = lds_wave_contiguous<V * int(sizeof(T))>((d + dl(Int<0>{})).get());
+  if constexpr (arch::lds_dma_width<V * int(sizeof(T))> && !is_composed_layout_v<std::remove_cvref_t<decltype(dl)>>) {
+    dma = arch::lds_wave_contiguous<V * int(sizeof(T))>((d + dl(Int<0>{})).get());
   }
-#endif
   static_for<N / V>([&](auto c) BBX_INLINE {
     constexpr int I0 = decltype(c)::value * V;
     bool all = true;
@@ -155,7 +89,7 @@ BBX_HOST_DEVICE void g2s_chunks(Src const& src, Dst& dst, Pred const& pred BBX_G
                                    addr_aligned(d, dl(Int<I0>{}), V * int(sizeof(T)))),
                  "cpasync copy: a chunk of the atom's width is not aligned to its size");
       if (all) {
-        g2s_chunk<V * int(sizeof(T)), Mode>((s + sl(Int<I0>{})).get(), (d + dl(Int<I0>{})).get(), dma BBX_G2S_SITE_ARG);
+        g2s_chunk<V * int(sizeof(T)), Mode>((s + sl(Int<I0>{})).get(), (d + dl(Int<I0>{})).get(), dma BBX_COPY_SITE_ARG);
         return;
       }
     }
@@ -164,13 +98,13 @@ BBX_HOST_DEVICE void g2s_chunks(Src const& src, Dst& dst, Pred const& pred BBX_G
       if constexpr (has_pred) {
         if (!pred_at<I, N>(pred)) return;
       }
-      g2s_chunk<int(sizeof(T)), Mode>((s + sl(Int<I>{})).get(), (d + dl(Int<I>{})).get(), false BBX_G2S_SITE_ARG);
+      g2s_chunk<int(sizeof(T)), Mode>((s + sl(Int<I>{})).get(), (d + dl(Int<I>{})).get(), false BBX_COPY_SITE_ARG);
     });
   });
 }
 
 template <class Atom, class Src, class Dst, class Pred>
-BBX_HOST_DEVICE void g2s_copy(Src const& src, Dst& dst, Pred const& pred BBX_G2S_SITE_PARAM) {
+BBX_HOST_DEVICE void g2s_copy(Src const& src, Dst& dst, Pred const& pred BBX_COPY_SITE_PARAM) {
   using SN = decltype(size(src.layout()));
   static_assert(is_C_v<SN>, "cpasync copy: the partition's size must be static");
   constexpr int N = int(SN::value);
@@ -187,7 +121,7 @@ BBX_HOST_DEVICE void g2s_copy(Src const& src, Dst& dst, Pred const& pred BBX_G2S
   constexpr int NV = Atom::num_val;
   static_assert(plan.v == NV || plan.v == 1 || NV == 1,
                 "cpasync copy: the partition is contiguous over a width other than the atom's");
-  g2s_chunks<plan.v, plan.runtime_align, Atom::op_type::cache_mode>(src, dst, pred BBX_G2S_SITE_ARG);
+  g2s_chunks<plan.v, plan.runtime_align, Atom::op_type::cache_mode>(src, dst, pred BBX_COPY_SITE_ARG);
 }
 
 }  // namespace detail
@@ -195,30 +129,30 @@ BBX_HOST_DEVICE void g2s_copy(Src const& src, Dst& dst, Pred const& pred BBX_G2S
 // copy(atom_or_tiled_copy, src, dst[, pred]) for cpasync atoms (more specialised than the generic
 // copy of algorithm/copy.hpp).
 template <LoadCacheMode M, class T, int B, class Src, class Dst>
-BBX_HOST_DEVICE void copy(Copy_Atom<CopyG2SOp<M>, T, B> const&, Src const& src, Dst&& dst BBX_G2S_SITE_DEFAULT) {
-  detail::g2s_copy<Copy_Atom<CopyG2SOp<M>, T, B>>(src, dst, detail::no_pred{} BBX_G2S_SITE_ARG);
+BBX_HOST_DEVICE void copy(Copy_Atom<CopyG2SOp<M>, T, B> const&, Src const& src, Dst&& dst BBX_COPY_SITE_DEFAULT) {
+  detail::g2s_copy<Copy_Atom<CopyG2SOp<M>, T, B>>(src, dst, detail::no_pred{} BBX_COPY_SITE_ARG);
 }
 template <LoadCacheMode M, class T, int B, class Src, class Dst, class Pred>
-BBX_HOST_DEVICE void copy(Copy_Atom<CopyG2SOp<M>, T, B> const&, Src const& src, Dst&& dst, Pred const& pred BBX_G2S_SITE_DEFAULT) {
-  detail::g2s_copy<Copy_Atom<CopyG2SOp<M>, T, B>>(src, dst, pred BBX_G2S_SITE_ARG);
+BBX_HOST_DEVICE void copy(Copy_Atom<CopyG2SOp<M>, T, B> const&, Src const& src, Dst&& dst, Pred const& pred BBX_COPY_SITE_DEFAULT) {
+  detail::g2s_copy<Copy_Atom<CopyG2SOp<M>, T, B>>(src, dst, pred BBX_COPY_SITE_ARG);
 }
 template <LoadCacheMode M, class T, int B, class L, class Tl, class Src, class Dst>
-BBX_HOST_DEVICE void copy(TiledCopy<Copy_Atom<CopyG2SOp<M>, T, B>, L, Tl> const&, Src const& src, Dst&& dst BBX_G2S_SITE_DEFAULT) {
-  detail::g2s_copy<Copy_Atom<CopyG2SOp<M>, T, B>>(src, dst, detail::no_pred{} BBX_G2S_SITE_ARG);
+BBX_HOST_DEVICE void copy(TiledCopy<Copy_Atom<CopyG2SOp<M>, T, B>, L, Tl> const&, Src const& src, Dst&& dst BBX_COPY_SITE_DEFAULT) {
+  detail::g2s_copy<Copy_Atom<CopyG2SOp<M>, T, B>>(src, dst, detail::no_pred{} BBX_COPY_SITE_ARG);
 }
 template <LoadCacheMode M, class T, int B, class L, class Tl, class Src, class Dst, class Pred>
 BBX_HOST_DEVICE void copy(TiledCopy<Copy_Atom<CopyG2SOp<M>, T, B>, L, Tl> const&, Src const& src, Dst&& dst,
-                          Pred const& pred BBX_G2S_SITE_DEFAULT) {
-  detail::g2s_copy<Copy_Atom<CopyG2SOp<M>, T, B>>(src, dst, pred BBX_G2S_SITE_ARG);
+                          Pred const& pred BBX_COPY_SITE_DEFAULT) {
+  detail::g2s_copy<Copy_Atom<CopyG2SOp<M>, T, B>>(src, dst, pred BBX_COPY_SITE_ARG);
 }
 template <LoadCacheMode M, class T, int B, class Pred, class Src, class Dst>
-BBX_HOST_DEVICE void copy_if(Copy_Atom<CopyG2SOp<M>, T, B> const&, Pred const& pred, Src const& src, Dst&& dst BBX_G2S_SITE_DEFAULT) {
-  detail::g2s_copy<Copy_Atom<CopyG2SOp<M>, T, B>>(src, dst, pred BBX_G2S_SITE_ARG);
+BBX_HOST_DEVICE void copy_if(Copy_Atom<CopyG2SOp<M>, T, B> const&, Pred const& pred, Src const& src, Dst&& dst BBX_COPY_SITE_DEFAULT) {
+  detail::g2s_copy<Copy_Atom<CopyG2SOp<M>, T, B>>(src, dst, pred BBX_COPY_SITE_ARG);
 }
 template <LoadCacheMode M, class T, int B, class L, class Tl, class Pred, class Src, class Dst>
 BBX_HOST_DEVICE void copy_if(TiledCopy<Copy_Atom<CopyG2SOp<M>, T, B>, L, Tl> const&, Pred const& pred,
-                             Src const& src, Dst&& dst BBX_G2S_SITE_DEFAULT) {
-  detail::g2s_copy<Copy_Atom<CopyG2SOp<M>, T, B>>(src, dst, pred BBX_G2S_SITE_ARG);
+                             Src const& src, Dst&& dst BBX_COPY_SITE_DEFAULT) {
+  detail::g2s_copy<Copy_Atom<CopyG2SOp<M>, T, B>>(src, dst, pred BBX_COPY_SITE_ARG);
 }
 
 }  // namespace bbx

@@ -46,10 +46,6 @@ struct LdMatrix8x8x16bOp {
 template <bool T, int N>
 LdMatrix8x8x16bOp(C<T>, C<N>) -> LdMatrix8x8x16bOp<T, N>;
 
-#if defined(BBX_TARGET_CUDA) && !defined(BBX_NO_CUDA_LDMATRIX)
-#  define BBX_CUDA_LDMATRIX 1
-#endif
-
 // As a copy atom: one thread, one 16-bit value (partitions follow the tiled copy's layout).
 template <bool Tr, int N, class T, int Bits>
 struct Copy_Traits<LdMatrix8x8x16bOp<Tr, N>, T, Bits> : Copy_Traits<CopyUniversalOp, T, Bits> {
@@ -57,13 +53,9 @@ struct Copy_Traits<LdMatrix8x8x16bOp<Tr, N>, T, Bits> : Copy_Traits<CopyUniversa
   // memory, ldmatrix.x4 on CUDA.
   template <class Tn>
   static constexpr bool src_rows = [] {
-#if defined(BBX_CUDA_LDMATRIX)
     using It = std::remove_cvref_t<decltype(std::declval<Tn const&>().data())>;
-    if constexpr (is_mem_ptr_v<It>) return N == 4 && It::space == mem_space::smem;
+    if constexpr (arch::has_ldmatrix && is_mem_ptr_v<It>) return N == 4 && It::space == mem_space::smem;
     else return false;
-#else
-    return false;
-#endif
   }();
   // (thread, value) of the copy -> index t + Threads * v of the fragment's (thread, value), for
   // `Threads` threads in warps of 32 with `Values` values each, in chunks of 2N per instruction:
@@ -103,15 +95,12 @@ BBX_HOST_DEVICE constexpr auto make_copy_atom(LdMatrix8x8x16bOp<Tr, N> const& op
   return make_copy_atom(op, d);
 }
 
+// The ldmatrix copies below are instantiated where the target has ldmatrix (arch::has_ldmatrix,
+// platform/sm80_hooks.hpp), their bodies in device passes only (arch::device_pass).
 namespace detail {
-#if defined(BBX_CUDA_LDMATRIX)
 template <class It, class Off>
 BBX_HOST_DEVICE std::uint32_t smem_address(It const& it, Off const& off) {
-#  if defined(__CUDA_ARCH__)
-  return static_cast<std::uint32_t>(__cvta_generic_to_shared((it + off).get()));
-#  else
-  return static_cast<std::uint32_t>(reinterpret_cast<unsigned long long>((it + off).get()));
-#  endif
+  return arch::shared_window_address((it + off).get());
 }
 template <int N>
 BBX_HOST_DEVICE std::uint32_t pick(std::uint32_t const (&v)[N], int i) {
@@ -154,61 +143,60 @@ BBX_HOST_DEVICE void ldmatrix_rows_copy(Src const& src, Dst& dst) {
                 "LdMatrix copy on CUDA: the rows ldmatrix reads (8 elements a lane) are not 16 contiguous "
                 "bytes of shared memory as far as the layout's static facts tell (-DBBX_NO_CUDA_LDMATRIX "
                 "reads per thread instead)");
-#  if defined(__CUDA_ARCH__)
-  using T = std::remove_cv_t<typename tensor_iter_t<Dst>::value_type>;
-  auto s = src.data();
-  auto sl = src.layout();
-  auto d = dst.data();
-  auto dl = dst.layout();
-  static_for<N / 8>([&](auto c) BBX_INLINE {
-    constexpr int I0 = decltype(c)::value * 8;
-    std::uint32_t r[4];
-    BBX_ASSERT(verdict == 1 || addr_aligned(s, sl(Int<I0>{}), 16), "ldmatrix: a row is not 16-byte aligned");
-    arch::SM75_LDSM<4, Tr>::copy(smem_address(s, sl(Int<I0>{})), r);
-    unpack_registers<I0, T>(r, d, dl);
-  });
-#  else
-  (void)src, (void)dst;  // host pass
-#  endif
+  if constexpr (arch::device_pass) {
+    using T = std::remove_cv_t<typename tensor_iter_t<Dst>::value_type>;
+    auto s = src.data();
+    auto sl = src.layout();
+    auto d = dst.data();
+    auto dl = dst.layout();
+    static_for<N / 8>([&](auto c) BBX_INLINE {
+      constexpr int I0 = decltype(c)::value * 8;
+      std::uint32_t r[4];
+      BBX_ASSERT(verdict == 1 || addr_aligned(s, sl(Int<I0>{}), 16), "ldmatrix: a row is not 16-byte aligned");
+      arch::SM75_LDSM<4, Tr>::copy(smem_address(s, sl(Int<I0>{})), r);
+      unpack_registers<I0, T>(r, d, dl);
+    });
+  } else {
+    (void)src, (void)dst;  // host pass
+  }
 }
 
 template <bool Tr, int NM, class Src, class Dst>
 BBX_HOST_DEVICE void ldmatrix_copy(Src const& src, Dst& dst) {
-#  if defined(__CUDA_ARCH__)
-  constexpr int N = int(decltype(size(src.layout()))::value);
-  constexpr int V = 2 * NM;  // values per instruction
-  static_assert(N % V == 0, "LdMatrix copy: a thread's values are not a multiple of the instruction's");
-  using T = std::remove_cv_t<typename tensor_iter_t<Dst>::value_type>;
-  const int lane = int(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31;
-  auto s = src.data();
-  auto sl = src.layout();
-  auto d = dst.data();
-  auto dl = dst.layout();
-  static_for<N / V>([&](auto c) BBX_INLINE {
-    constexpr int I0 = decltype(c)::value * V;
-    std::uint32_t addr;
-    if constexpr (!Tr) {
-      std::uint32_t own[NM], got[NM];
-      static_for<NM>([&](auto j) BBX_INLINE { own[decltype(j)::value] = smem_address(s, sl(Int<I0 + 2 * decltype(j)::value>{})); });
-      BBX_UNROLL
-      for (int j = 0; j < NM; ++j) got[j] = __shfl_sync(0xffffffffu, own[j], 4 * (lane % 8));
-      addr = pick(got, (lane / 8) % NM);
-    } else {
-      std::uint32_t own[V], got[V];
-      static_for<V>([&](auto v) BBX_INLINE { own[decltype(v)::value] = smem_address(s, sl(Int<I0 + decltype(v)::value>{})); });
-      BBX_UNROLL
-      for (int v = 0; v < V; ++v) got[v] = __shfl_sync(0xffffffffu, own[v], (lane % 8) / 2);
-      addr = pick(got, 2 * ((lane / 8) % NM) + lane % 2);
-    }
-    std::uint32_t r[NM];
-    arch::SM75_LDSM<NM, Tr>::copy(addr, r);
-    unpack_registers<I0, T>(r, d, dl);
-  });
-#  else
-  (void)src, (void)dst;  // host pass
-#  endif
+  if constexpr (arch::device_pass) {
+    constexpr int N = int(decltype(size(src.layout()))::value);
+    constexpr int V = 2 * NM;  // values per instruction
+    static_assert(N % V == 0, "LdMatrix copy: a thread's values are not a multiple of the instruction's");
+    using T = std::remove_cv_t<typename tensor_iter_t<Dst>::value_type>;
+    const int lane = arch::lane_idx();
+    auto s = src.data();
+    auto sl = src.layout();
+    auto d = dst.data();
+    auto dl = dst.layout();
+    static_for<N / V>([&](auto c) BBX_INLINE {
+      constexpr int I0 = decltype(c)::value * V;
+      std::uint32_t addr;
+      if constexpr (!Tr) {
+        std::uint32_t own[NM], got[NM];
+        static_for<NM>([&](auto j) BBX_INLINE { own[decltype(j)::value] = smem_address(s, sl(Int<I0 + 2 * decltype(j)::value>{})); });
+        BBX_UNROLL
+        for (int j = 0; j < NM; ++j) got[j] = arch::shuffle_sync(own[j], 4 * (lane % 8));
+        addr = pick(got, (lane / 8) % NM);
+      } else {
+        std::uint32_t own[V], got[V];
+        static_for<V>([&](auto v) BBX_INLINE { own[decltype(v)::value] = smem_address(s, sl(Int<I0 + decltype(v)::value>{})); });
+        BBX_UNROLL
+        for (int v = 0; v < V; ++v) got[v] = arch::shuffle_sync(own[v], (lane % 8) / 2);
+        addr = pick(got, 2 * ((lane / 8) % NM) + lane % 2);
+      }
+      std::uint32_t r[NM];
+      arch::SM75_LDSM<NM, Tr>::copy(addr, r);
+      unpack_registers<I0, T>(r, d, dl);
+    });
+  } else {
+    (void)src, (void)dst;  // host pass
+  }
 }
-#endif
 }  // namespace detail
 
 // copy(ldmatrix_atom_or_tiled_copy, src, dst)
@@ -224,22 +212,18 @@ BBX_HOST_DEVICE void copy(TiledCopy<Copy_Atom<LdMatrix8x8x16bOp<Tr, NM>, T, B>, 
 template <bool Tr, int NM, class T, int B, class Mma, int O, class Src, class Dst>
 BBX_HOST_DEVICE void copy(TiledCopyMma<Copy_Atom<LdMatrix8x8x16bOp<Tr, NM>, T, B>, Mma, O> const&, Src const& src,
                           Dst&& dst) {
-#if defined(BBX_CUDA_LDMATRIX)
   using SIt = detail::tensor_iter_t<Src>;
   using DIt = detail::tensor_iter_t<Dst>;
   using Traits = Copy_Traits<LdMatrix8x8x16bOp<Tr, NM>, T, B>;
   if constexpr (Traits::template src_rows<std::remove_cvref_t<Src>> && is_mem_ptr_v<DIt> &&
                 DIt::space == mem_space::rmem) {
     detail::ldmatrix_rows_copy<Tr>(src, dst);  // partition_S gave the rows' distribution
-  } else if constexpr (is_mem_ptr_v<SIt> && SIt::space == mem_space::smem && is_mem_ptr_v<DIt> &&
-                       DIt::space == mem_space::rmem) {
+  } else if constexpr (arch::has_ldmatrix && is_mem_ptr_v<SIt> && SIt::space == mem_space::smem &&
+                       is_mem_ptr_v<DIt> && DIt::space == mem_space::rmem) {
     detail::ldmatrix_copy<Tr, NM>(src, dst);
   } else {
     copy(Copy_Atom<CopyUniversalOp, T, B>{}, src, dst);
   }
-#else
-  copy(Copy_Atom<CopyUniversalOp, T, B>{}, src, dst);
-#endif
 }
 
 }  // namespace bbx

@@ -18,12 +18,13 @@
 // Accumulating in f16 (acc_dtype Float16) keeps f16 accumulators (each MFMA computes in f32 and
 // the result is rounded to f16), as the DSL's f16-accumulating atom stores them.
 //
-// The MFMA target is BBX_MFMA_ARCH (942 or 950; see arch/mma_amd_common.hpp).
+// The MFMA target is BBX_MFMA_ARCH (942 or 950; see platform/amd_targets.hpp).
 #pragma once
 
 #include <type_traits>
 
 #include "bbx/arch/mma_amd.hpp"
+#include "bbx/arch/mma_sm80.hpp"
 #include "bbx/atom/mma_atom.hpp"
 #include "bbx/atom/mma_traits_amd.hpp"
 
@@ -142,19 +143,17 @@ constexpr int perm_extent(int dflt) {
 // no MFMA of its own, so the atom is only usable through make_tiled_mma.
 template <class AB, class Acc, class S>
 struct mma_atom_of<MmaF16BF16Op<AB, Acc, S>> {
-#if defined(BBX_TARGET_CUDA)
   using instruction = std::conditional_t<
       std::is_same_v<Acc, half_t>, arch::SM80_16x8x16_F16F16F16F16_TN,
       std::conditional_t<std::is_same_v<AB, half_t>, arch::SM80_16x8x16_F32F16F16F32_TN,
                          arch::SM80_16x8x16_F32BF16BF16F32_TN>>;
-  using type = MMA_Atom<instruction>;
-#else
-  using type = MmaF16BF16Op<AB, Acc, S>;  // resolved by make_tiled_mma
-#endif
+  // AMD and the simulator: resolved by make_tiled_mma
+  using type = std::conditional_t<arch::has_mma_sync, MMA_Atom<instruction>, MmaF16BF16Op<AB, Acc, S>>;
 };
 
-#if !defined(BBX_TARGET_CUDA)
+// (targets without mma.sync: arch::has_mma_sync, platform/sm80_hooks.hpp)
 template <class AB, class Acc, class S, class AtomLayout = Shape<_1, _1, _1>, class Permutation = Underscore>
+  requires(!arch::has_mma_sync)
 BBX_HOST_DEVICE constexpr auto make_tiled_mma(MmaF16BF16Op<AB, Acc, S> const&, AtomLayout const& atom_layout = {},
                                               Permutation const& permutation = {}) {
   auto lay = detail::atom_layout_rank3(atom_layout);
@@ -203,6 +202,5 @@ BBX_HOST_DEVICE constexpr auto make_tiled_mma(MmaF16BF16Op<AB, Acc, S> const&, A
     return make_tiled_mma(MMA_Atom<Op>{}, wave_layout, make_tile(pm, pn, pk));
   }
 }
-#endif
 
 }  // namespace bbx

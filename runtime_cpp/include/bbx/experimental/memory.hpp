@@ -168,17 +168,7 @@ BBX_DEVICE auto atomicrmw_cas(P const& p, C const& cmp, V const& v BBX_SIM_LOC_D
 template <class Scope>
 BBX_DEVICE void memory_barrier() {
   namespace ad = ::bbx::arch::detail;
-  constexpr ad::scope s = ad::scope_of<Scope>();
-#if defined(BBX_TARGET_AMD)
-  if constexpr (s == ad::scope::cta) __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "workgroup");
-  else if constexpr (s == ad::scope::gpu) __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "agent");
-  else __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "");
-#elif defined(BBX_TARGET_CUDA)
-  ad::cuda_fence<s>();
-#else
-  (void)s;
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-#endif
+  ad::fence_seq_cst<ad::scope_of<Scope>()>();
 }
 
 }  // namespace bbx::experimental

@@ -15,19 +15,19 @@
 //
 // Shuffles, votes and warp reductions themselves are the platform's / intrinsics' (arch::
 // shuffle_sync*, arch::vote_*, arch::warp_redux_sync). The member masks the DSL takes are the
-// whole warp on every target: every lane of the warp executes these.
+// whole warp on every target: every lane of the warp executes these. match_any_sync,
+// match_all_sync and bar_warp_sync differ per target: platform/warp_match_hooks.hpp.
 #pragma once
 
 #include <type_traits>
 
 #include "bbx/config.hpp"
+#include "bbx/experimental/warp_match.hpp"
 #include "bbx/intrinsics/warp.hpp"
 #include "bbx/layout/tuple.hpp"
 #include "bbx/platform.hpp"
-
-#if defined(BBX_TARGET_CPU)
-#  include "bbx/experimental/sim_rendezvous.hpp"
-#endif
+#include "bbx/platform/source_site.hpp"
+#include "bbx/platform/warp_match_hooks.hpp"  // match_any_sync, match_all_sync, bar_warp_sync
 
 namespace bbx::experimental {
 
@@ -48,15 +48,6 @@ inline constexpr ::bbx::detail::shfl_mode mode_v =
     : std::is_same_v<Mode, shfl_down> ? ::bbx::detail::shfl_mode::down
     : std::is_same_v<Mode, shfl_bfly> ? ::bbx::detail::shfl_mode::bfly
                                       : ::bbx::detail::shfl_mode::idx;
-
-// Bitwise equality (what PTX match.sync compares).
-template <class T>
-BBX_HOST_DEVICE bool same_bits(T const& a, T const& b) {
-  const auto x = ::bbx::detail::LaneWords<T>::from(a), y = ::bbx::detail::LaneWords<T>::from(b);
-  for (int i = 0; i < ::bbx::detail::LaneWords<T>::count; ++i)
-    if (x.w[i] != y.w[i]) return false;
-  return true;
-}
 
 // PTX shfl.sync: whether lane `lane` (0..31) reads a lane inside its range for operands b, c
 // (c[12:8] segment mask, c[4:0] clamp). Where it is false the lane keeps its own value.
@@ -95,91 +86,7 @@ template <class P>
 BBX_DEVICE int32_t vote_sync_ballot(P const& pred) {
   return static_cast<int32_t>(arch::vote_ballot(static_cast<bool>(pred)));
 }
-
-// {mask, pred} of match.all (a bbx::tuple, as the DSL returns a pair).
-using match_all_result = tuple<int32_t, bool>;
-
-#if defined(BBX_TARGET_CPU)
-namespace detail {
-template <class T>
-struct match_out {
-  int32_t mask;
-  bool pred;
-};
-template <bool All, class T>
-inline match_out<T> match_sync_sim(T const& v, std::source_location const& loc) {
-  static_assert(std::is_trivially_copyable_v<T> && (sizeof(T) == 4 || sizeof(T) == 8),
-                "match_sync: a 32- or 64-bit value");
-  return sim::wave_collective<T, match_out<T>>(
-      v, 32,
-      [](const T* const* ins, match_out<T>* const* outs, int n) BBX_INLINE {
-        std::uint32_t present = 0;
-        for (int i = 0; i < n; ++i)
-          if (ins[i]) present |= 1u << i;
-        for (int i = 0; i < n; ++i) {
-          if (!ins[i]) continue;
-          std::uint32_t same = 0;
-          for (int j = 0; j < n; ++j)
-            if (ins[j] && same_bits(*ins[i], *ins[j])) same |= 1u << j;
-          if constexpr (All) {
-            const bool all = same == present;
-            *outs[i] = {all ? static_cast<int32_t>(present) : 0, all};
-          } else {
-            *outs[i] = {static_cast<int32_t>(same), false};
-          }
-        }
-      },
-      All ? "match_all_sync" : "match_any_sync", loc);
-}
-}  // namespace detail
-
-template <class T>
-inline int32_t match_any_sync(T const& v,
-                              std::source_location loc = std::source_location::current()) {
-  return detail::match_sync_sim<false>(v, loc).mask;
-}
-template <class T>
-inline match_all_result match_all_sync(
-    T const& v, std::source_location loc = std::source_location::current()) {
-  const auto r = detail::match_sync_sim<true>(v, loc);
-  return match_all_result(r.mask, r.pred);
-}
-#else
-
-// The lanes holding the caller's value: each round takes the lowest lane not yet matched and
-// finds every lane equal to its value (rounds = distinct values in the warp).
-template <class T>
-BBX_DEVICE int32_t match_any_sync(T const& v) {
-#  if defined(BBX_TARGET_CUDA) && defined(__CUDA_ARCH__)
-  return static_cast<int32_t>(__match_any_sync(0xffffffffu, v));
-#  else
-  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "match_sync: a 32- or 64-bit value");
-  unsigned remaining = arch::activemask();
-  unsigned mine = 0;
-  while (remaining != 0u) {
-    const int leader = __builtin_ctz(remaining);
-    const T lv = arch::shuffle_sync(v, leader);
-    const bool same = detail::same_bits(v, lv);
-    const unsigned group = arch::vote_ballot(same) & remaining;
-    if (same) mine = group;
-    remaining &= ~group;
-  }
-  return static_cast<int32_t>(mine);
-#  endif
-}
-template <class T>
-BBX_DEVICE match_all_result match_all_sync(T const& v) {
-#  if defined(BBX_TARGET_CUDA) && defined(__CUDA_ARCH__)
-  int pred = 0;
-  const unsigned m = __match_all_sync(0xffffffffu, v, &pred);
-  return match_all_result(static_cast<int32_t>(m), pred != 0);
-#  else
-  const T first = arch::shuffle_sync(v, __builtin_ctz(arch::activemask()));
-  const bool all = arch::vote_all(detail::same_bits(v, first));
-  return match_all_result(all ? static_cast<int32_t>(arch::activemask()) : 0, all);
-#  endif
-}
-#endif
+// match_any_sync, match_all_sync: platform/warp_match_hooks.hpp
 
 // ---- redux.sync --------------------------------------------------------------------------------
 // The DSL's ReductionKind (an IntEnum: its values), mapped onto bbx/intrinsics' warp reductions.
@@ -205,39 +112,9 @@ template <> struct redux_tag<reduction_kind::fmax> { using type = arch::redux_fm
 }  // namespace detail
 
 // `redux_sync(v, kind, ..., abs=, nan=)`: the reduction of v over the 32 lanes (every lane gets it).
-#if defined(BBX_TARGET_CPU)
 template <reduction_kind K, bool Abs = false, bool NaN = false, class T>
-inline T redux_sync(T v, std::source_location loc = std::source_location::current()) {
-  return arch::warp_redux_sync<typename detail::redux_tag<K>::type, Abs, NaN>(v, loc);
+BBX_DEVICE T redux_sync(T v BBX_SIM_LOC_DEFAULT) {
+  return arch::warp_redux_sync<typename detail::redux_tag<K>::type, Abs, NaN>(v BBX_SIM_LOC_ARG);
 }
-#else
-template <reduction_kind K, bool Abs = false, bool NaN = false, class T>
-BBX_DEVICE T redux_sync(T v) {
-  return arch::warp_redux_sync<typename detail::redux_tag<K>::type, Abs, NaN>(v);
-}
-#endif
-
-// ---- bar.warp.sync ----------------------------------------------------------------------------
-#if defined(BBX_TARGET_CPU)
-inline void bar_warp_sync(unsigned mask,
-                          std::source_location loc = std::source_location::current()) {
-  sim_detail::warp_rendezvous(mask, loc);
-}
-#elif defined(BBX_TARGET_CUDA)
-BBX_DEVICE void bar_warp_sync(unsigned mask) {
-#  if defined(__CUDA_ARCH__)
-  __syncwarp(mask);
-#  else
-  (void)mask;
-#  endif
-}
-#else
-// The lanes of a wavefront execute in lockstep: a subset of a DSL warp is ordered by a
-// wave-level barrier with a release / acquire fence around it.
-BBX_DEVICE void bar_warp_sync(unsigned mask) {
-  (void)mask;
-  arch::sync_warp();
-}
-#endif
 
 }  // namespace bbx::experimental

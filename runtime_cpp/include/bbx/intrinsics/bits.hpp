@@ -20,6 +20,7 @@
 #include <type_traits>
 
 #include "bbx/config.hpp"
+#include "bbx/platform/integer_hooks.hpp"
 
 namespace bbx::arch {
 
@@ -124,13 +125,7 @@ BBX_HOST_DEVICE T mul_hi(T a, T b) {
     using W = std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>;
     return static_cast<T>((static_cast<W>(a) * static_cast<W>(b)) >> 32);
   } else {
-#if defined(BBX_TARGET_CUDA) && defined(__CUDA_ARCH__)
-    if constexpr (std::is_signed_v<T>) return static_cast<T>(__mul64hi(a, b));
-    else return static_cast<T>(__umul64hi(a, b));
-#else
-    using W = std::conditional_t<std::is_signed_v<T>, __int128, unsigned __int128>;
-    return static_cast<T>((static_cast<W>(a) * static_cast<W>(b)) >> 64);
-#endif
+    return mul_hi_64(a, b);
   }
 }
 

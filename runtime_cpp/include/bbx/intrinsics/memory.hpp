@@ -11,7 +11,8 @@
 //   ptr_masked_load(p, mask[, pass_thru]), ptr_masked_store(p, v, mask): masked_load / masked_store
 //
 // The DSL's cache hints (cop=, level1_eviction_priority=, level_prefetch_size=) are dropped by
-// the translator. Tags: bbx/intrinsics/atomic.hpp.
+// the translator. Tags: bbx/intrinsics/atomic.hpp. The ordered loads and stores, the dynamic
+// shared-memory size and the clock are platform hooks (platform/memory_hooks.hpp).
 #pragma once
 
 #include <cstdint>
@@ -20,12 +21,9 @@
 #include "bbx/config.hpp"
 #include "bbx/intrinsics/atomic.hpp"
 #include "bbx/platform.hpp"
+#include "bbx/platform/memory_hooks.hpp"
 #include "bbx/tensor/pointer.hpp"
 #include "bbx/tensor/value.hpp"
-
-#if defined(BBX_TARGET_CPU)
-#  include <chrono>
-#endif
 
 namespace bbx::arch {
 
@@ -34,40 +32,6 @@ template <class P>
 BBX_HOST_DEVICE void note_access(P const& p, std::size_t bytes, bool is_write) {
   if constexpr (is_mem_ptr_v<P>) p.check(bytes, is_write);
 }
-
-#if defined(BBX_TARGET_AMD)
-template <order O, scope S, class T>
-BBX_DEVICE T atomic_load(T* p) {
-  return __hip_atomic_load(p, amd_order<O>, amd_scope<S>);
-}
-template <order O, scope S, class T>
-BBX_DEVICE void atomic_store(T* p, T v) {
-  __hip_atomic_store(p, v, amd_order<O>, amd_scope<S>);
-}
-#elif defined(BBX_TARGET_CUDA)
-template <order O, scope S, class T>
-BBX_DEVICE T atomic_load(T* p) {
-  const T v = *static_cast<T volatile*>(p);  // ld.volatile: a relaxed load of the location
-  if constexpr (O == order::acquire || O == order::acq_rel) cuda_fence<S>();
-  return v;
-}
-template <order O, scope S, class T>
-BBX_DEVICE void atomic_store(T* p, T v) {
-  if constexpr (O == order::release || O == order::acq_rel) cuda_fence<S>();
-  *static_cast<T volatile*>(p) = v;
-}
-#else
-template <order O, scope S, class T>
-inline T atomic_load(T* p) {
-  return std::atomic_ref<T>(*p).load(O == order::relaxed ? std::memory_order_relaxed
-                                                         : std::memory_order_acquire);
-}
-template <order O, scope S, class T>
-inline void atomic_store(T* p, T v) {
-  std::atomic_ref<T>(*p).store(v, O == order::relaxed ? std::memory_order_relaxed
-                                                      : std::memory_order_release);
-}
-#endif
 
 template <class T, order O, scope S, bool Atomic, class P>
 BBX_DEVICE T load_as(P const& p) {
@@ -98,49 +62,6 @@ BBX_DEVICE void store(P const& p, V const& v, Tags...) {
   detail::store_as<detail::order_of<Tags...>(), detail::scope_of<Tags...>(), (sizeof...(Tags) > 0)>(p, v);
 }
 
-#if defined(BBX_TARGET_AMD)
-// HIP passes the launch's dynamic LDS size as the hidden kernel argument at offset 120 of the
-// implicit arguments (code object v5 and later: hidden_dynamic_lds_size).
-// The builtin's pointer is in the constant address space (4); the host pass of a HIP unit parses
-// this function but never calls it.
-BBX_DEVICE int dynamic_smem_size() {
-#  if defined(__HIP_DEVICE_COMPILE__)
-  using constant_u32 = const __attribute__((address_space(4))) unsigned;
-  auto implicit = (const __attribute__((address_space(4))) char*)__builtin_amdgcn_implicitarg_ptr();
-  return static_cast<int>(*(constant_u32*)(implicit + 120));
-#  else
-  return 0;
-#  endif
-}
-BBX_DEVICE long long clock64() { return static_cast<long long>(__builtin_readcyclecounter()); }
-#elif defined(BBX_TARGET_CUDA)
-BBX_DEVICE int dynamic_smem_size() {
-#  if defined(__CUDA_ARCH__)
-  unsigned r;
-  asm volatile("mov.u32 %0, %%dynamic_smem_size;" : "=r"(r));
-  return static_cast<int>(r);
-#  else
-  return 0;
-#  endif
-}
-BBX_DEVICE long long clock64() {
-#  if defined(__CUDA_ARCH__)
-  return ::clock64();
-#  else
-  return 0;
-#  endif
-}
-#else
-inline int dynamic_smem_size() {
-  return static_cast<int>(sim::detail::cur("dynamic_smem_size").blk->smem_bytes);
-}
-// The simulator has no cycle counter: nanoseconds of the host's steady clock (monotonic).
-inline long long clock64() {
-  return static_cast<long long>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                    std::chrono::steady_clock::now().time_since_epoch())
-                                    .count());
-}
-#endif
 BBX_DEVICE int clock() { return static_cast<int>(static_cast<unsigned long long>(clock64())); }
 
 }  // namespace bbx::arch

@@ -37,15 +37,10 @@ using Tile = tuple<Ts...>;
 template <class... Ts>
 using Step = tuple<Ts...>;
 
-// `_` in a coordinate keeps that mode when slicing.
+// `_` in a coordinate keeps that mode when slicing (a __device__ constant in nvcc's device pass:
+// BBX_CONSTANT_OBJECT, config.hpp).
 struct Underscore {};
-// nvcc refuses host constexpr objects of class type in device code, so its device pass gets a
-// __device__ constant of its own (each compilation pass sees one definition).
-#if defined(__CUDACC__) && defined(__CUDA_ARCH__)
-static constexpr __device__ Underscore _{};
-#else
-inline constexpr Underscore _{};
-#endif
+BBX_CONSTANT_OBJECT Underscore _{};
 template <class T>
 inline constexpr bool is_underscore_v = std::is_same_v<std::remove_cvref_t<T>, Underscore>;
 

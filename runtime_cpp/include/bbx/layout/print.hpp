@@ -6,31 +6,11 @@
 #include "layout.hpp"
 #include "composed_layout.hpp"
 
-#include <cstdio>
-
-// Header-free AMD device code (no ROCm device library to link against) cannot call printf:
-// there print() is a no-op unless BBX_DEVICE_PRINTF is defined.
-#if defined(BBX_TARGET_AMD) && defined(BBX_HIP_HEADER_FREE) && defined(BBX_DEVICE_PASS)
-#  if defined(BBX_DEVICE_PRINTF)
-extern "C" __attribute__((device)) int printf(const char*, ...);
-#  else
-#    define BBX_PRINT_NOOP 1
-#  endif
-#endif
+#include "bbx/platform/print_sinks.hpp"  // printf_sink
 
 namespace bbx {
 
 namespace detail {
-struct printf_sink {
-#if defined(BBX_PRINT_NOOP)
-  BBX_HOST_DEVICE void put(const char*) const {}
-  BBX_HOST_DEVICE void put_int(long long) const {}
-#else
-  BBX_HOST_DEVICE void put(const char* s) const { printf("%s", s); }
-  BBX_HOST_DEVICE void put_int(long long v) const { printf("%lld", v); }
-#endif
-};
-
 template <class Sink, class T>
 BBX_HOST_DEVICE constexpr void format_to(Sink const& sink, T const& x) {
   if constexpr (is_layout_v<T>) {

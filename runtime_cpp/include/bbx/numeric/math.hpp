@@ -10,6 +10,7 @@
 
 #include "bbx/config.hpp"
 #include "bbx/numeric/numeric_types.hpp"
+#include "bbx/platform/libm_hooks.hpp"
 
 namespace bbx {
 
@@ -18,13 +19,9 @@ template <class T>
 using math_t = std::conditional_t<std::is_same_v<std::remove_cv_t<T>, double>, double, float>;
 }
 
-// Device code without ROCm headers has no libm: clang builtins lower to instructions there
-// (exp/log/sqrt/sin/cos/floor/ceil); CUDA and the host use the C library names.
-#if defined(BBX_TARGET_AMD)
-#  define BBX_MATHFN(F) __builtin_##F
-#else
-#  define BBX_MATHFN(F) ::F
-#endif
+// The target's name of C library function F (platform/libm_hooks.hpp: clang builtins on AMD, which
+// has no libm in device code without ROCm headers; the C library names elsewhere).
+#define BBX_MATHFN(F) BBX_LIBM(F)
 
 #define BBX_UNARY_FLOAT_FN(NAME, F32, F64)                                           \
   template <class T>                                                                \
@@ -70,14 +67,7 @@ BBX_HOST_DEVICE T rsqrt(T x) {
 template <class T>
   requires(is_floating_v<T>)
 BBX_HOST_DEVICE T tanh(T x) {
-#if defined(BBX_TARGET_AMD)
-  // no libm on the device: tanh(x) = 1 - 2 / (exp(2x) + 1) (saturates correctly at +-inf)
-  const float f = static_cast<float>(x);
-  return to<T>(1.0f - 2.0f / (__builtin_expf(2.0f * f) + 1.0f));
-#else
-  if constexpr (std::is_same_v<T, double>) return ::tanh(x);
-  else return to<T>(::tanhf(static_cast<float>(x)));
-#endif
+  return detail::libm_tanh(x);
 }
 
 // Scalar `abs`, `min`, `max` come from bbx/layout/integer.hpp (generic templates that also serve

@@ -24,6 +24,7 @@
 
 #include "bbx/config.hpp"
 #include "bbx/numeric/numeric_types.hpp"
+#include "bbx/platform/libm_hooks.hpp"
 
 namespace bbx {
 
@@ -257,24 +258,8 @@ BBX_HOST_DEVICE float pow(float x, float y) {
 namespace scalar {
 
 // Float C-library function F on the current target (see the header comment).
-#if defined(BBX_TARGET_AMD) && defined(BBX_HIP_HEADER_FREE)
-#  define BBX_SPECIAL_F32(F, PORTABLE) ::bbx::detail::portable::PORTABLE
-#  define BBX_SPECIAL_F64(F, OCML) __ocml_##OCML##_f64
-#  define BBX_OCML_DECLARE(OCML) \
-  extern "C" __attribute__((device, const)) double __ocml_##OCML##_f64(double);
-#  define BBX_OCML_DECLARE2(OCML) \
-  extern "C" __attribute__((device, const)) double __ocml_##OCML##_f64(double, double);
-BBX_OCML_DECLARE(tan) BBX_OCML_DECLARE(asin) BBX_OCML_DECLARE(acos) BBX_OCML_DECLARE(atan)
-BBX_OCML_DECLARE(sinh) BBX_OCML_DECLARE(cosh) BBX_OCML_DECLARE(asinh) BBX_OCML_DECLARE(acosh)
-BBX_OCML_DECLARE(atanh) BBX_OCML_DECLARE(expm1) BBX_OCML_DECLARE(log1p) BBX_OCML_DECLARE(cbrt)
-BBX_OCML_DECLARE(erfc) BBX_OCML_DECLARE(log10) BBX_OCML_DECLARE(sin) BBX_OCML_DECLARE(cos)
-BBX_OCML_DECLARE2(atan2) BBX_OCML_DECLARE2(pow)
-#  undef BBX_OCML_DECLARE
-#  undef BBX_OCML_DECLARE2
-#else
-#  define BBX_SPECIAL_F32(F, PORTABLE) ::F##f
-#  define BBX_SPECIAL_F64(F, OCML) ::F
-#endif
+#define BBX_SPECIAL_F32(F, PORTABLE) BBX_LIBM_SPECIAL_F32(F, PORTABLE)
+#define BBX_SPECIAL_F64(F, OCML) BBX_LIBM_SPECIAL_F64(F, OCML)
 
 #define BBX_SPECIAL_UNARY(NAME, PORTABLE)                                              \
   template <class T>                                                                   \
@@ -315,37 +300,18 @@ BBX_HOST_DEVICE T pow(T x, T y) {
 template <class T>
   requires(is_floating_v<T>)
 BBX_HOST_DEVICE T tan(T x) {
-#if defined(BBX_TARGET_AMD) && defined(BBX_HIP_HEADER_FREE)
-  if constexpr (std::is_same_v<T, double>) return __ocml_tan_f64(x);
-  else {
-    const float f = static_cast<float>(x);
-    return to<T>(__builtin_sinf(f) / __builtin_cosf(f));
-  }
-#else
-  if constexpr (std::is_same_v<T, double>) return ::tan(x);
-  else return to<T>(::tanf(static_cast<float>(x)));
-#endif
+  return detail::libm_tan(x);
 }
 template <class T>
   requires(is_floating_v<T>)
 BBX_HOST_DEVICE T log10(T x) {
-#if defined(BBX_TARGET_AMD) && defined(BBX_HIP_HEADER_FREE)
-  if constexpr (std::is_same_v<T, double>) return __ocml_log10_f64(x);
-  else return to<T>(__builtin_log10f(static_cast<float>(x)));
-#else
-  if constexpr (std::is_same_v<T, double>) return ::log10(x);
-  else return to<T>(::log10f(static_cast<float>(x)));
-#endif
+  return detail::libm_log10(x);
 }
 #undef BBX_SPECIAL_F32
 #undef BBX_SPECIAL_F64
 
 // Rounding, sign, fused multiply-add and remainder: instructions on every target.
-#if defined(BBX_TARGET_AMD)
-#  define BBX_BUILTIN(F) __builtin_##F
-#else
-#  define BBX_BUILTIN(F) ::F
-#endif
+#define BBX_BUILTIN(F) BBX_LIBM(F)
 #define BBX_EXACT_UNARY(NAME, F32, F64)                                               \
   template <class T>                                                                  \
     requires(is_floating_v<T>)                                                        \

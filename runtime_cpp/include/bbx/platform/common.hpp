@@ -169,6 +169,14 @@ struct mask_and_clamp {
 // AMD wavefront, whose two halves may hold different values, so it is the identity everywhere.
 template <class T>
 BBX_HOST_DEVICE constexpr T make_warp_uniform(T const& x) { return x; }
+
+// Whether this compilation pass produces device code (AMD or CUDA device passes): code for the
+// device only is `if constexpr (arch::device_pass)` in a template, discarded in host passes.
+#if defined(BBX_DEVICE_PASS)
+inline constexpr bool device_pass = true;
+#else
+inline constexpr bool device_pass = false;
+#endif
 }  // namespace arch
 
 // Dynamic shared memory given to a kernel launched without `smem=` that makes a SmemAllocator:

@@ -16,15 +16,15 @@
 #include "bbx/platform/cpu/fiber.hpp"
 #include "bbx/platform/cpu/sim.hpp"
 #include "bbx/platform/cpu/check.hpp"
-#if __has_include("bbx/tensor/access_hooks.hpp")
-#  include "bbx/tensor/access_hooks.hpp"
+#if __has_include("bbx/platform/access_hooks.hpp")
+#  include "bbx/platform/access_hooks.hpp"
 #  define BBX_SIM_HAS_ACCESS_HOOKS 1
 #endif
 
 namespace bbx {
 
 namespace sim::detail {
-// Route the tensor layer's access hooks (bbx/tensor/access_hooks.hpp) to the checkers when
+// Route the tensor layer's access hooks (bbx/platform/access_hooks.hpp) to the checkers when
 // checked mode is on; called at every launch. Out of line with the simulator's runtime object
 // (sim.hpp), so that units do not emit the hooks.
 BBX_SIM_FN void sync_access_hooks();

@@ -13,7 +13,7 @@
 
 #include "bbx/config.hpp"
 #include "bbx/layout/integer.hpp"
-#include "bbx/tensor/access_hooks.hpp"
+#include "bbx/platform/access_hooks.hpp"
 
 namespace bbx {
 
@@ -93,20 +93,6 @@ struct mem_ptr {
   template <mem_space S2, class U, int A2>
   BBX_HOST_DEVICE constexpr bool operator==(mem_ptr<S2, U, A2> const& o) const { return ptr_ == o.ptr_; }
 };
-
-#if defined(BBX_TARGET_CPU)
-namespace detail {
-// See BBX_NOTE_ACCESS_SITE (access_hooks.hpp): only accesses the checker sees note their site.
-template <class It>
-constexpr void note_access_site(It const&, std::source_location const& site) {
-  if constexpr (requires { It::space; }) {
-    if constexpr (It::space != mem_space::rmem) {
-      if (!std::is_constant_evaluated()) ::bbx::sim::access_site = site;
-    }
-  }
-}
-}  // namespace detail
-#endif
 
 template <class T, int Align = int(alignof(T))>
 using gmem_ptr = mem_ptr<mem_space::gmem, T, Align>;

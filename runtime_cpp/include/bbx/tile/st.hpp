@@ -54,30 +54,12 @@ BBX_HOST_DEVICE void load_async(st<T, Rows, Cols>& dst, Src const& src, int tid)
   const auto row_stride = stride<0>(src);
   T const* gbase = src.data().get();
   auto src_of = [&](int e) BBX_INLINE { return gbase + (e / Cols) * row_stride + e % Cols; };  // element e of the tile
-  [[maybe_unused]] const int wave_first = tid & ~63;
+  const int wave_first = tid & ~63;
   BBX_UNROLL
   for (int i = 0; i < chunks / NThreads; ++i) {
     const int e = (i * NThreads + tid) * E;
-    [[maybe_unused]] T* wave_dst = dst.ptr + (i * NThreads + wave_first) * E;  // lane 0's chunk
-#if defined(BBX_TARGET_CPU)
-    ::bbx::sim::async_copy_issue(dst.ptr + e, src_of(e), 16, std::source_location::current());
-#elif defined(BBX_TARGET_CUDA)
-    arch::SM80_CP_ASYNC<16, true>::copy(src_of(e), dst.ptr + e);
-#elif defined(__HIP_DEVICE_COMPILE__) && defined(__gfx950__)
-    arch::AMD_GLOBAL_LOAD_LDS<16>::copy(src_of(e), wave_dst);
-#elif defined(__HIP_DEVICE_COMPILE__) && defined(__gfx942__)
-    // dword loads: load j writes the wave block's words [64j, 64j + 64) in lane order
-    const int lane = tid - wave_first;
-    BBX_UNROLL
-    for (int j = 0; j < 4; ++j) {
-      const int w = lane + 64 * j;  // word of the wave's 1 KiB block
-      const int ew = (i * NThreads + wave_first) * E + w * (4 / int(sizeof(T)));
-      arch::AMD_GLOBAL_LOAD_LDS<4>::copy(src_of(ew), wave_dst + 64 * j * (4 / int(sizeof(T))));
-    }
-#else
-    *reinterpret_cast<arch::uint_bits_t<128>*>(static_cast<void*>(dst.ptr + e)) =
-        *reinterpret_cast<arch::uint_bits_t<128> const*>(static_cast<void const*>(src_of(e)));
-#endif
+    T* wave_dst = dst.ptr + (i * NThreads + wave_first) * E;  // lane 0's chunk
+    arch::g2s_wave_chunk16(src_of, dst.ptr, e, wave_dst, (i * NThreads + wave_first) * E, tid - wave_first);
   }
 }
 

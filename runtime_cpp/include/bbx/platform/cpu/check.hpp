@@ -13,7 +13,7 @@
 // tensors' spans registered (register_launch_span, bbx::abi::SimSpan); a global access outside
 // all of them is a kernel error naming the block, thread, access site and the launch
 // (launch_bounds_outside), before the access can corrupt the host process. See
-// bbx/tensor/access_hooks.hpp for the cost.
+// bbx/platform/access_hooks.hpp for the cost.
 #pragma once
 
 #include <cinttypes>
@@ -25,7 +25,7 @@
 #include <string>
 
 #include "bbx/platform/cpu/sim.hpp"
-#include "bbx/tensor/access_hooks.hpp"
+#include "bbx/platform/access_hooks.hpp"
 
 namespace bbx::sim {
 

@@ -1,4 +1,4 @@
-// bbx/tensor/access_hooks.hpp — where the tensor layer reports memory accesses to the CPU
+// bbx/platform/access_hooks.hpp — where the tensor layer reports memory accesses to the CPU
 // simulator's checker (out-of-bounds and shared-memory race checks).
 //
 // On the CPU target every element access through a gmem_ptr / smem_ptr goes through
@@ -27,13 +27,15 @@
 #pragma once
 
 #include <cstddef>
+
+#include "bbx/config.hpp"
+
 #if defined(BBX_TARGET_CPU)
 #  include <atomic>
 #  include <cstdint>
 #  include <source_location>
+#  include <type_traits>
 #endif
-
-#include "bbx/config.hpp"
 
 #if defined(BBX_TARGET_CPU)
 namespace bbx::sim {
@@ -79,6 +81,19 @@ inline bool inside_launch_bounds(const void* p, std::size_t bytes) {
 // an element access and its check.
 inline thread_local std::source_location access_site{};
 }  // namespace bbx::sim
+
+namespace bbx::detail {
+// See BBX_NOTE_ACCESS_SITE: only accesses the checker sees (global or shared memory: a mem_ptr
+// whose space is not rmem) note their site.
+template <class It>
+constexpr void note_access_site(It const&, std::source_location const& site) {
+  if constexpr (requires { It::space; }) {
+    if constexpr (It::space != std::remove_cv_t<decltype(It::space)>::rmem) {
+      if (!std::is_constant_evaluated()) ::bbx::sim::access_site = site;
+    }
+  }
+}
+}  // namespace bbx::detail
 #endif
 
 // BBX_ACCESS_SITE: the trailing parameter of element-access operators (and of copy/autovec_copy)

@@ -1,0 +1,36 @@
+// bbx/platform/amd/warp_hooks.hpp — the DSL's warp functions on AMD: the exec mask, wave
+// barriers and the platform's butterflies.
+// See platform/warp_hooks.hpp.
+#pragma once
+
+#include <type_traits>
+
+#include "bbx/config.hpp"
+#include "bbx/intrinsics/redux.hpp"
+#include "bbx/platform.hpp"
+
+namespace bbx::arch {
+
+BBX_DEVICE unsigned activemask() {
+  return static_cast<unsigned>(__builtin_amdgcn_read_exec() >> (detail::wave_lane() & 32));
+}
+// The wave's lanes run in lockstep: order the LDS and memory accesses around the point.
+BBX_DEVICE void sync_warp() {
+  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
+  __builtin_amdgcn_wave_barrier();
+  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
+}
+BBX_DEVICE bool vote_uni(bool pred) {
+  const unsigned b = vote_ballot(pred);
+  return b == 0u || b == activemask();
+}
+
+template <class Kind, bool Abs = false, bool NaN = false, class T>
+BBX_DEVICE T warp_redux_sync(T v) {
+  v = detail::redux_input<Abs>(v);
+  BBX_UNROLL
+  for (int m = 16; m >= 1; m >>= 1) v = detail::redux_combine<Kind, NaN>(v, shuffle_sync_bfly(v, m));
+  return v;
+}
+
+}  // namespace bbx::arch

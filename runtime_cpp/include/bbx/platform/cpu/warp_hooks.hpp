@@ -1,0 +1,51 @@
+// bbx/platform/cpu/warp_hooks.hpp — the DSL's warp functions on the simulator: wave
+// collectives over the warp's lanes.
+// See platform/warp_hooks.hpp.
+#pragma once
+
+#include <algorithm>
+#include <source_location>
+#include <type_traits>
+
+#include "bbx/config.hpp"
+#include "bbx/intrinsics/redux.hpp"
+#include "bbx/platform.hpp"
+
+namespace bbx::arch {
+
+// The simulator runs every lane of the block (lanes past its end do not exist).
+inline unsigned activemask() {
+  auto& t = sim::detail::cur("activemask");
+  const int base = t.tid & ~31;
+  const int n = std::min(32, t.blk->nthreads - base);
+  return n == 32 ? 0xffffffffu : ((1u << n) - 1u);
+}
+inline void sync_warp(std::source_location loc = std::source_location::current()) {
+  sim::wave_collective<char, char>(
+      0, 32, [](const char* const*, char* const*, int) BBX_INLINE {}, "sync_warp", loc);
+}
+
+inline bool vote_uni(bool pred, std::source_location loc = std::source_location::current()) {
+  const unsigned b = vote_ballot(pred, loc);
+  return b == 0u || b == activemask();
+}
+
+template <class Kind, bool Abs = false, bool NaN = false, class T>
+inline T warp_redux_sync(T v, std::source_location loc = std::source_location::current()) {
+  return sim::wave_collective<T, T>(
+      detail::redux_input<Abs>(v), 32,
+      [](const T* const* ins, T* const* outs, int n) BBX_INLINE {
+        bool any = false;
+        T acc{};
+        for (int i = 0; i < n; ++i) {
+          if (!ins[i]) continue;
+          acc = any ? detail::redux_combine<Kind, NaN>(acc, *ins[i]) : *ins[i];
+          any = true;
+        }
+        for (int i = 0; i < n; ++i)
+          if (outs[i]) *outs[i] = acc;
+      },
+      "warp_redux_sync", loc);
+}
+
+}  // namespace bbx::arch

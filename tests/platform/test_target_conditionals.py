@@ -92,16 +92,10 @@ def test_no_target_conditionals_outside_platform() -> None:
 
 # ---- the AMD architectures --------------------------------------------------------------------
 def python_amd_archs() -> dict[str, tuple[str, ...]]:
-    """Python's AMD architecture lists (import them here only: they may move)."""
-    from bbx.runtime import targets
-    from bbx.targets import toolchain
-    from bbx.targets.amd import occupancy
+    """Python's AMD architecture table (its one home, bbx.targets.amd.archs)."""
+    from bbx.targets.amd import archs
 
-    return {
-        "bbx.targets.toolchain.AMD_ARCHS": tuple(toolchain.AMD_ARCHS),
-        "bbx.runtime.targets.AMD_TARGETS": tuple(targets.AMD_TARGETS),
-        "bbx.targets.amd.occupancy": tuple(sorted(occupancy.LIMITS)),
-    }
+    return {"bbx.targets.amd.archs.ARCHS": tuple(archs.ARCHS)}
 
 
 def header_amd_targets() -> list[tuple[str, int, int]]:

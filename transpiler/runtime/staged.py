@@ -24,14 +24,13 @@ from .. import __version__
 from ..cxx import ast as c
 from ..cxx.emit import Section, render_module
 from ..cxx.printer import function_text
-from ..preprocess.loader import function_definition, raw_function, rewrite_function
-from ..preprocess.rewrite import PreprocessError
-from ..trace import control
-from ..trace.context import TraceContext, activate, python_line_comment
-from ..trace.errors import TraceError, from_exception, trace_error
+from ..preprocess.loader import raw_function
+from ..trace.context import TraceContext, activate
+from ..trace.errors import trace_error
 from ..trace.kernel import SpecializationModule, collecting
 from ..trace.scalar import NUMERIC_TYPES
 from ..trace.tensor_argument import host_tensor
+from ..trace.traced_call import rewritten
 from ..translate import module_namespace
 from . import jit
 from .argspec import ArgSpec, ConstexprSpec, Dim, ScalarSpec, StreamSpec, TensorSpec
@@ -54,18 +53,12 @@ class StagedModule:
 def trace_call(fn: jit.JitFunction, bound_self: Any, specs: dict[str, ArgSpec]) -> StagedModule:
     """Runs `fn` for a call with `specs` (flattened argument specs) and returns its module."""
     raw = raw_function(fn.__wrapped__)
-    try:
-        rewritten = rewrite_function(raw, control)
-        definition = function_definition(raw)
-    except PreprocessError as e:
-        raise TraceError(e.diagnostic) from e
+    prepared = rewritten(raw)
     namespace = module_namespace(fn.source_file)
     module = SpecializationModule()
     host_name = module.names.fresh(raw.__name__)
     ctx = TraceContext(host_name)
-    node = definition.node
-    first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
-    ctx.entry = (definition.path, first, node.end_lineno or node.lineno)
+    ctx.entry = prepared.entry
     stream_param = next((n for n, s in specs.items() if isinstance(s, StreamSpec)), None)
     params: list[c.Param] = []
     arguments: dict[str, Any] = {}
@@ -86,14 +79,7 @@ def trace_call(fn: jit.JitFunction, bound_self: Any, specs: dict[str, ArgSpec]) 
             bound = signature.bind(*args, **arguments)
         except TypeError as exc:
             raise trace_error("call-arguments", f"{raw.__name__}: {exc}") from None
-        try:
-            result = rewritten(*bound.args, **bound.kwargs)
-        except TraceError:
-            raise
-        except PreprocessError as e:
-            raise TraceError(e.diagnostic) from e
-        except Exception as e:  # user code raised while tracing
-            raise from_exception(e) from e
+        result = prepared(*bound.args, **bound.kwargs)
         if result is not None:
             raise trace_error("host-return", f"{raw.__name__} returns a value",
                               "a traced host function launches kernels and returns nothing",
@@ -101,8 +87,7 @@ def trace_call(fn: jit.JitFunction, bound_self: Any, specs: dict[str, ArgSpec]) 
     host = c.Function(
         name=host_name, template_params=["Meta", *(f"T{i}" for i in range(len(params)))],
         space="", return_type="void", params=[*params, c.Param(c.Type("Stream"), "stream")],
-        body=list(ctx.root.stmts), comments=list(python_line_comment(definition.path,
-                                                                     node.lineno)))
+        body=list(ctx.root.stmts), comments=prepared.comments())
     sections = [Section([], function_text(k.function)) for k in module.kernels]
     sections.append(Section([], function_text(host)))
     file_name = Path(fn.source_file).name

@@ -16,14 +16,14 @@ from typing import Any, NamedTuple
 
 from ..cxx import ast as c
 from ..cxx.printer import function_text
-from ..preprocess.loader import function_definition, raw_function, rewrite_function
-from ..preprocess.rewrite import PreprocessError
+from ..preprocess.loader import raw_function
 from . import control
-from .context import TraceContext, activate, python_line_comment
-from .errors import TraceError, from_exception, trace_error
+from .context import TraceContext, activate
+from .errors import TraceError, trace_error
 from .scalar import Numeric, as_numeric
 from .tensor_param import DynamicTensor, tensor_parameter
 from .tensor_param import dynamic_tensor as dynamic_tensor  # with `dynamic`, for callers
+from .traced_call import rewritten
 
 
 @dataclass(frozen=True)
@@ -79,20 +79,13 @@ def trace_function(fn: Any, args: tuple[Any, ...] | list[Any] = (),
     raw = raw_function(fn)
     if inspect.ismethod(fn):
         args = (fn.__self__, *args)
-    try:
-        rewritten = rewrite_function(raw, control)
-        definition = function_definition(raw)
-    except PreprocessError as e:
-        d = e.diagnostic
-        raise TraceError(d) from e
+    prepared = rewritten(raw)
     signature = inspect.signature(raw)
     bound = signature.bind(*args, **(kwargs or {}))
     bound.apply_defaults()
     ctx = TraceContext(name or raw.__name__)
     ctx.static_ranges = static_ranges
-    node = definition.node
-    ctx.entry = (definition.path, node.lineno if not node.decorator_list else min(
-        d.lineno for d in node.decorator_list), node.end_lineno or node.lineno)
+    ctx.entry = prepared.entry
     params: list[RunTimeParam] = []
     cparams: list[c.Param] = []
     with activate(ctx):
@@ -110,19 +103,12 @@ def trace_function(fn: Any, args: tuple[Any, ...] | list[Any] = (),
                                         ctype.name.endswith("*"))
                            for py, cname, ctype, dtype in made]
                 bound.arguments[pname] = tensor
-        try:
-            result = rewritten(*bound.args, **bound.kwargs)
-            return_type = _emit_return(ctx, result, definition.path, node.lineno)
-        except TraceError:
-            raise
-        except PreprocessError as e:
-            raise TraceError(e.diagnostic) from e
-        except Exception as e:  # user code raised while tracing
-            raise from_exception(e) from e
-    comments = list(python_line_comment(definition.path, node.lineno))
+        result = prepared(*bound.args, **bound.kwargs)
+        return_type = _emit_return(ctx, result, prepared.definition.path,
+                                   prepared.definition.node.lineno)
     function = c.Function(name=ctx.names.fresh(name or raw.__name__), template_params=[],
                           space=space, return_type=return_type, params=cparams,
-                          body=list(ctx.root.stmts), comments=comments)
+                          body=list(ctx.root.stmts), comments=prepared.comments())
     return TracedFunction(function, params, result)
 
 

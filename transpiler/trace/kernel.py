@@ -29,14 +29,13 @@ from typing import Any, Protocol, runtime_checkable
 
 from ..cxx import ast as c
 from ..cxx.literals import static_int_type
-from ..preprocess.loader import function_definition, raw_function, rewrite_function
-from ..preprocess.rewrite import PreprocessError
-from . import control
-from .context import NameAllocator, TraceContext, activate, python_line_comment, require
-from .errors import TraceError, from_exception, trace_error, user_location
+from ..preprocess.loader import raw_function
+from .context import NameAllocator, TraceContext, activate, require
+from .errors import TraceError, trace_error, user_location
 from .scalar import Integer, Numeric, as_numeric
 from .tensor import Tensor
 from .tensor_argument import TensorArgument
+from .traced_call import rewritten
 
 
 @runtime_checkable
@@ -282,16 +281,10 @@ def _trace_kernel(fn: Any, bound: inspect.BoundArguments, passed: dict[str, Any]
     """The kernel `fn` traced for `bound` (`passed`: the run-time arguments, whose C++
     parameters are named after the Python one with `suffixes`)."""
     raw = raw_function(fn)
-    try:
-        rewritten = rewrite_function(raw, control)
-        definition = function_definition(raw)
-    except PreprocessError as e:
-        raise TraceError(e.diagnostic) from e
+    prepared = rewritten(raw)
     name = module.names.fresh(raw.__name__)
     ctx = TraceContext(name)
-    node = definition.node
-    first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
-    ctx.entry = (definition.path, first, node.end_lineno or node.lineno)
+    ctx.entry = prepared.entry
     params: list[c.Param] = []
     template_params = ["MaxThreads"]
     arguments = dict(bound.arguments)
@@ -310,22 +303,14 @@ def _trace_kernel(fn: Any, bound: inspect.BoundArguments, passed: dict[str, Any]
                     params.append(c.Param(c.Type(tparam), names[-1]))
                 arguments[pname] = arg.bbx_parameter(names)
             bound.arguments.update(arguments)
-            try:
-                result = rewritten(*bound.args, **bound.kwargs)
-            except TraceError:
-                raise
-            except PreprocessError as e:
-                raise TraceError(e.diagnostic) from e
-            except Exception as e:  # user code raised while tracing
-                raise from_exception(e) from e
+            result = prepared(*bound.args, **bound.kwargs)
             if result is not None:
                 raise trace_error("kernel-return", f"the kernel {raw.__name__} returns a value",
                                   "a @cute.kernel returns nothing; write results to tensors",
                                   loc=ctx.return_loc)
     finally:
         _KERNEL.reset(token)
-    comments = list(python_line_comment(definition.path, node.lineno))
     function = c.Function(name=name, template_params=template_params,
                           space="BBX_GLOBAL BBX_LAUNCH_BOUNDS(MaxThreads)", return_type="void",
-                          params=params, body=list(ctx.root.stmts), comments=comments)
+                          params=params, body=list(ctx.root.stmts), comments=prepared.comments())
     return TracedKernel(name, function, trace.smem_bytes)

@@ -17,16 +17,6 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = {"bbx": ROOT / "transpiler", "bbx.cli": ROOT / "cli",
             "cutlass": ROOT / "transpiler" / "shim" / "cutlass"}
 
-#: Cycles left, each a set of modules, with the import that closes it. A cycle not listed
-#: fails; a listed one that no longer exists fails too (delete its line).
-KNOWN_CYCLES: dict[frozenset[str], str] = {
-    frozenset({"bbx.preprocess.loader", "bbx.preprocess.rewrite"}):
-        "rewrite imports loader inside a function",
-    frozenset({"bbx.trace.context", "bbx.trace.errors"}):
-        "errors imports context inside a function",
-}
-
-
 @dataclass(frozen=True)
 class Module:
     name: str
@@ -129,11 +119,8 @@ def test_every_module_is_a_node() -> None:
 
 def test_the_import_graph_is_a_dag() -> None:
     graph = package_graph()
-    found = cycles(graph)
-    new = [_describe(c, graph) for c in found if c not in KNOWN_CYCLES]
-    gone = [sorted(c) for c in KNOWN_CYCLES if c not in found]
-    assert not new, "import cycles:\n" + "\n".join(new)
-    assert not gone, f"no longer cycles (delete them from KNOWN_CYCLES): {gone}"
+    found = [_describe(c, graph) for c in cycles(graph)]
+    assert not found, "import cycles:\n" + "\n".join(found)
 
 
 def test_a_local_or_type_only_import_closes_a_cycle(tmp_path: Path) -> None:

@@ -21,6 +21,7 @@ from typing import Any
 from ..diagnostics import Diagnostic
 from . import names as nm
 from .liveness import Liveness
+from .source import PreprocessError, function_definition
 
 #: The name under which rewritten code reaches the tracer's control-flow functions.
 RUNTIME = "__bbx__"
@@ -33,14 +34,6 @@ _COMPARE_OPS: dict[type[ast.cmpop], str] = {
     ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=",
     ast.Is: "is", ast.IsNot: "is not", ast.In: "in", ast.NotIn: "not in",
 }  # fmt: skip
-
-
-class PreprocessError(Exception):
-    """A construct the preprocessor refuses, located at the user's line."""
-
-    def __init__(self, diagnostic: Diagnostic) -> None:
-        super().__init__(diagnostic.render())
-        self.diagnostic = diagnostic
 
 
 @dataclass
@@ -98,8 +91,6 @@ class DSLPreprocessor(ast.NodeTransformer):
     def transform(self, original_function: Callable[..., Any],
                   exec_globals: dict[str, Any] | None = None) -> ast.Module:
         """The rewritten definition of `original_function`, as a module holding it."""
-        from .loader import function_definition
-
         found = function_definition(original_function)
         rewritten = self.rewrite_function(found.node, found.path, found.lines)
         return ast.Module(body=[rewritten], type_ignores=[])

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from ..cxx import ast as c
 from ..cxx.keywords import CXX_KEYWORDS
-from .errors import Loc, call_chain, frame_loc, trace_error, user_frames
+from .errors import TRACED_ENTRY, Loc, call_chain, frame_loc, trace_error, user_frames
 
 #: C++ keywords and names generated code calls unqualified (a local of that name would hide
 #: them), which Python variables may not take as they are.
@@ -195,9 +195,11 @@ def require(what: str) -> TraceContext:
 @contextlib.contextmanager
 def activate(ctx: TraceContext) -> Iterator[TraceContext]:
     token = _CURRENT.set(ctx)
+    entry = TRACED_ENTRY.set(ctx.entry)
     try:
         yield ctx
     finally:
+        TRACED_ENTRY.reset(entry)
         _CURRENT.reset(token)
 
 

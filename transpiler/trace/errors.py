@@ -3,6 +3,7 @@ code, never bbx's), the construct, why, and the call chain through the user's he
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import itertools
 import linecache
@@ -61,14 +62,18 @@ def user_frames(skip: int = 1) -> list[FrameType]:
     return frames
 
 
+#: (file, first line, last line) of the function being traced (`TraceContext.entry`), set while
+#: its context is active (`bbx.trace.context.activate`): where call chains end.
+TRACED_ENTRY: contextvars.ContextVar[tuple[str, int, int] | None] = contextvars.ContextVar(
+    "bbx_traced_entry", default=None)
+
+
 def _entry_test() -> Callable[[FrameType], bool]:
     """Whether a frame runs code of the traced function (itself or a region of it)."""
-    from .context import current
-
-    ctx = current()
-    if ctx is None or ctx.entry is None:
+    entry = TRACED_ENTRY.get()
+    if entry is None:
         return lambda frame: False
-    path, first, last = ctx.entry
+    path, first, last = entry
 
     def in_entry(frame: FrameType) -> bool:
         code = frame.f_code

@@ -99,8 +99,11 @@ def test_an_index_from_a_scalar_past_the_tensor_is_a_kernel_error(cache_dir: Pat
 def _interrupted_run(command: list[str], cache_dir: Path) -> tuple[int, str, float]:
     """Run `command` (the `long` case) until it starts its launch, send SIGINT one second later;
     (exit status, output, seconds from the signal to the exit)."""
+    # SIGINT as a shell gives it: a pytest-xdist worker ignores it, and a child that starts
+    # with SIGINT ignored keeps ignoring it (Python then installs no handler of its own)
     proc = subprocess.Popen(command, cwd=ROOT, env=_environment(cache_dir, {}),
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert proc.stdout is not None
     output = []
     try:

@@ -943,7 +943,8 @@ from static_index_kernels import mix
 a, b = torch.randn(64), torch.randn(64)
 y = torch.full_like(a, float("nan"))
 mix(from_dlpack(a), from_dlpack(b), from_dlpack(y))
-assert torch.allclose(y, a + 2.0 * b + 5.0), (y, a + 2.0 * b + 5.0)
+# (a + 3) + (2 b + 2) in float32: near 0 it differs from a + 2 b + 5 by float32 rounding
+torch.testing.assert_close(y, a + 2.0 * b + 5.0, rtol=1e-5, atol=1e-5)
 print("PASS")
 '''
 

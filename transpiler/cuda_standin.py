@@ -15,8 +15,10 @@ Upstream CuTe-DSL scripts check ``torch.cuda.is_available()``, create tensors wi
   set_stream`` work: kernels on the simulator finish before their launch returns, so streams
   are only handles (the default stream is 0) and an event records the wall clock when it is
   recorded (``elapsed_time`` in milliseconds, as CUDA's);
-* ``torch.cuda.manual_seed`` seeds torch's CPU generator (which makes the "cuda" tensors);
-  memory queries answer from the host.
+* ``torch.cuda.manual_seed`` seeds torch's CPU generator (which makes the "cuda" tensors), and
+  ``get_rng_state``/``set_rng_state`` are its state; memory queries answer from the host;
+* ``tensor.is_cuda`` is True for those tensors, and operators registered for CUDA
+  (``torch.library.custom_op(..., device_types="cuda")``, ``register_kernel``) serve them too.
 
 `activate()`/`deactivate()` (or ``with CudaStandIn():``) scope it: everything is restored after
 the script. The function mode is per thread (the thread that activated it). ``BBX_TARGET`` is set
@@ -28,6 +30,7 @@ a CPU-only torch.
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import os
 import threading
@@ -175,6 +178,8 @@ class _DeviceProperties:
         self.warp_size = 32  # a DSL warp; the simulator's wave (BBX_SIM_WAVE) holds two of them
         self.is_integrated = False
         self.is_multi_gpu_board = False
+        # read by torch's compile cache on a torch build without CUDA (which it takes for ROCm)
+        self.gcnArchName = DEVICE_NAME  # noqa: N815 - torch's name
 
     def __repr__(self) -> str:
         return (f"_CudaDeviceProperties(name='{self.name}', major={self.major}, "
@@ -207,7 +212,7 @@ class CudaStandIn:
 
     def __init__(self) -> None:
         self._mode: _HostMemoryMode | None = None
-        self._saved: dict[str, Any] = {}
+        self._saved: dict[tuple[Any, str], Any] = {}
         self._saved_target: str | None = None
         self._default_stream = Stream._default()
         self._current = threading.local()
@@ -286,6 +291,11 @@ class CudaStandIn:
             "stream": self._stream,
             "manual_seed": manual_seed,
             "manual_seed_all": manual_seed,
+            # the "cuda" generator is the CPU one (torch.compile saves and restores it)
+            "get_rng_state": lambda device="cuda": torch.get_rng_state(),
+            "set_rng_state": lambda new_state, device="cuda": torch.set_rng_state(new_state),
+            "get_rng_state_all": lambda: [torch.get_rng_state()],
+            "set_rng_state_all": lambda new_states: torch.set_rng_state(new_states[0]),
             "empty_cache": nothing,
             "memory_allocated": zero,
             "max_memory_allocated": zero,
@@ -307,8 +317,16 @@ class CudaStandIn:
         if _active is not None:
             raise RuntimeError("bbx: a CUDA stand-in is already active")
         for name, replacement in self._replacements().items():
-            self._saved[name] = getattr(torch.cuda, name, _MISSING)
+            self._saved[(torch.cuda, name)] = getattr(torch.cuda, name, _MISSING)
             setattr(torch.cuda, name, replacement)
+        # a tensor made on "cuda" is a CPU tensor that says it is on CUDA (`assert x.is_cuda`)
+        self._saved[(torch.Tensor, "is_cuda")] = vars(torch.Tensor).get("is_cuda", _MISSING)
+        torch.Tensor.is_cuda = property(  # type: ignore[method-assign,assignment]
+            lambda t: t.device.type in ("cpu", "cuda"))
+        for name in ("custom_op", "register_kernel"):
+            original = getattr(torch.library, name)
+            self._saved[(torch.library, name)] = original
+            setattr(torch.library, name, _registering_on_host(original))
         self._saved_target = os.environ.get("BBX_TARGET")
         if self._saved_target is None:
             os.environ["BBX_TARGET"] = "cpu"
@@ -323,11 +341,11 @@ class CudaStandIn:
             return
         self._mode.__exit__(None, None, None)
         self._mode = None
-        for name, original in self._saved.items():
+        for (module, name), original in self._saved.items():
             if original is _MISSING:
-                delattr(torch.cuda, name)
+                delattr(module, name)
             else:
-                setattr(torch.cuda, name, original)
+                setattr(module, name, original)
         self._saved.clear()
         if self._saved_target is None:
             os.environ.pop("BBX_TARGET", None)
@@ -341,6 +359,31 @@ class CudaStandIn:
 
 
 _MISSING = object()
+
+
+def _with_host(device_types: Any) -> Any:
+    """`device_types` of a torch.library registration, with "cpu" wherever "cuda" is named."""
+    if device_types is None:
+        return None
+    names = [device_types] if isinstance(device_types, str) else list(device_types)
+    if any(_is_cuda_device(n) for n in names) and "cpu" not in names:
+        names.append("cpu")
+    return tuple(names)
+
+
+def _registering_on_host(original: Any) -> Any:
+    """`torch.library.custom_op` / `register_kernel` whose CUDA kernels also serve the "cuda"
+    tensors of the stand-in, which are CPU tensors."""
+
+    @functools.wraps(original)
+    def register(*args: Any, **kwargs: Any) -> Any:
+        if "device_types" in kwargs:
+            kwargs["device_types"] = _with_host(kwargs["device_types"])
+        elif original.__name__ == "register_kernel" and len(args) >= 2:
+            args = (args[0], _with_host(args[1]), *args[2:])
+        return original(*args, **kwargs)
+
+    return register
 _active: CudaStandIn | None = None
 
 

@@ -161,6 +161,11 @@ class JitFunction(_Decorated):
         return {name: (_is_constexpr(ann), _numeric_dtype(ann))
                 for name, ann in self._annotations().items()}
 
+    @property
+    def constexpr_names(self) -> frozenset[str]:
+        """The parameters annotated ``Constexpr``."""
+        return frozenset(self._constexpr_types)
+
     @cached_property
     def _constexpr_types(self) -> dict[str, Expected | None]:
         """Constexpr parameter name -> the type it takes (annotation or default), if known."""
@@ -279,6 +284,13 @@ class CompiledFunction:
                                f"{name!r}")
             validate(spec, values[name], name)
         return self.launcher({n: values[n] for n in names})
+
+    def call_signature(self) -> inspect.Signature:
+        """The compiled function's parameters as a caller passes them (``self`` bound)."""
+        signature = self.function.signature
+        if self.bound_self is None:
+            return signature
+        return signature.replace(parameters=list(signature.parameters.values())[1:])
 
     def __repr__(self) -> str:
         args = ", ".join(f"{n}: {s}" for n, s in self.specs.items())

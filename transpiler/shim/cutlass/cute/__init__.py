@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bbx.runtime.jit import CompiledFunction, JitFunction, KernelFunction, compile_callable
+from bbx.runtime.jit import JitFunction, KernelFunction, compile_callable
+from bbx.runtime.tvm_ffi import tvm_ffi_function
 
 from .. import _numeric
 from .._markers import DeviceOnly, module_getattr
@@ -115,9 +116,14 @@ class _Compile:
         extra = options if isinstance(options, tuple) else (options,)
         return _Compile(self._options + extra)
 
-    def __call__(self, fn: Any, *args: Any, options: Any = None, **kwargs: Any) -> CompiledFunction:
-        parse_options((*self._options, options))
-        return compile_callable(fn, args, kwargs)
+    def __call__(self, fn: Any, *args: Any, options: Any = None, **kwargs: Any) -> Any:
+        parsed = parse_options((*self._options, options))
+        compiled = compile_callable(fn, args, kwargs)
+        if not parsed.get(EnableTVMFFI):
+            return compiled
+        from . import _tvm_ffi_args_spec_converter as converter  # as patched, at this call
+
+        return tvm_ffi_function(compiled, args, kwargs, converter._tvm_ffi_args_spec_converter)
 
 
 compile = _Compile()  # noqa: A001 - the DSL's name

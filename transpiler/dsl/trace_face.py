@@ -19,9 +19,10 @@ from ..trace.errors import trace_error
 from ..trace.scalar import NUMERIC_TYPES, Boolean, Float32, Int32, Numeric, as_numeric
 from ..trace.tensor_ssa import TensorSSA, broadcast_to, from_elements
 from . import REGISTRY
-from .entry import FIRST, Function, Param
+from .entry import FIRST, Constant, Function, Param
 from .math import ROUNDING, FlagArg, MathFunction
 from .roles import IGNORED, SHUFFLE_CONTROL, VALUE, Fastmath
+from .trace_composites import COMPOSITES
 
 #: C++ scalar type of a registry result -> the tracer's numeric type
 _BY_CXX = {t.bbx_row.cxx: t for t in NUMERIC_TYPES if t.bbx_row is not None}
@@ -37,11 +38,21 @@ def traced_name(qualname: str) -> Any:
     found = tracer_name(qualname)
     if found is not None:
         return found
+    composite = COMPOSITES.get(qualname.removeprefix("cutlass."))
+    if composite is not None:
+        return composite
     name = qualname if qualname.startswith("cutlass.") else "cutlass." + qualname
     entry = REGISTRY.lookup(name)
     if isinstance(entry, Function) and _traceable(entry):
         return _function_face(entry, name.removeprefix("cutlass."))
     return None
+
+
+def constant_value(qualname: str, missing: Any) -> Any:
+    """The value of the registry's constant `qualname` (`cutlass.cute.arch.WARP_SIZE`), else
+    `missing`."""
+    entry = REGISTRY.lookup(qualname if qualname.startswith("cutlass.") else "cutlass." + qualname)
+    return entry.value if isinstance(entry, Constant) else missing
 
 
 def _traceable(entry: Function) -> bool:

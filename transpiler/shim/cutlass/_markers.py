@@ -20,12 +20,15 @@ class DeviceOnly:
     def __init__(self, qualname: str) -> None:
         self._qualname = qualname
 
-    def __getattr__(self, name: str) -> DeviceOnly:
+    def __getattr__(self, name: str) -> Any:
         # Private and bbx_* names are protocol probes (bbx_constexpr, bbx_arg_spec, ...): a
         # marker has none of them.
         if name.startswith("_") or name.startswith("bbx_"):
             raise AttributeError(name)
         qualname = f"{self._qualname}.{name}"
+        constant = dsl_constant(qualname)
+        if constant is not NOT_A_CONSTANT:
+            return constant
         if tracing() is not None:  # `cute.ReductionOp.ADD` while tracing: the traced object
             found = traced_name(qualname)
             if found is not None:
@@ -87,6 +90,17 @@ def traced_name(qualname: str) -> Any:
     return face(qualname)
 
 
+NOT_A_CONSTANT = object()
+
+
+def dsl_constant(qualname: str) -> Any:
+    """The value of a DSL constant (`cute.arch.WARP_SIZE` is 32, on the host as while tracing),
+    or NOT_A_CONSTANT."""
+    from bbx.dsl.trace_face import constant_value  # noqa: PLC0415 - the registry, when asked
+
+    return constant_value(qualname, NOT_A_CONSTANT)
+
+
 def resolved(value: Any) -> Any:
     """While tracing, a marker made before (`ADD = cute.ReductionOp.ADD` at import) as the
     traced object it names; any other value as it is."""
@@ -100,9 +114,11 @@ def resolved(value: Any) -> Any:
 def module_getattr(module_name: str) -> Any:
     """A module ``__getattr__`` serving `DeviceOnly` markers for unknown public names."""
 
-    def __getattr__(name: str) -> DeviceOnly:
+    def __getattr__(name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(f"module {module_name!r} has no attribute {name!r}")
-        return DeviceOnly(f"{module_name}.{name}")
+        qualname = f"{module_name}.{name}"
+        constant = dsl_constant(qualname)
+        return DeviceOnly(qualname) if constant is NOT_A_CONSTANT else constant
 
     return __getattr__

@@ -4,8 +4,9 @@ query; everything else in it belongs to NVIDIA's compiler and is a device-only m
 from __future__ import annotations
 
 from .._markers import module_getattr
+from .dsl import BaseDSL
 from .enums import AddressSpace, Arch
 
-__all__ = ["AddressSpace", "Arch"]
+__all__ = ["AddressSpace", "Arch", "BaseDSL"]
 
 __getattr__ = module_getattr(__name__)

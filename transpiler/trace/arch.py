@@ -56,3 +56,21 @@ def barrier(*, barrier_id: object = None, number_of_threads: object = None) -> N
                           "AMD GPUs have one barrier per block; call cute.arch.barrier() "
                           "without arguments")
     sync_threads()
+
+
+def cp_async_commit_group() -> None:
+    """`cute.arch.cp_async_commit_group()`: closes the group of asynchronous copies issued so
+    far."""
+    kernel = current_kernel("cute.arch.cp_async_commit_group()")
+    kernel.context.emit(c.ExprStmt(c.Call(c.Id("arch::cp_async_commit_group"))))
+
+
+def cp_async_wait_group(n: object) -> None:
+    """`cute.arch.cp_async_wait_group(n)`: waits until at most `n` (a Python int) groups of
+    asynchronous copies are in flight."""
+    kernel = current_kernel("cute.arch.cp_async_wait_group()")
+    if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+        raise trace_error("cp-async-wait", f"cute.arch.cp_async_wait_group({n!r})",
+                          "the number of groups left in flight is a non-negative Python int")
+    kernel.context.emit(c.ExprStmt(c.Call(c.Id("arch::cp_async_wait_group"),
+                                          (c.Lit(f"Int<{n}>{{}}"),))))

@@ -50,6 +50,31 @@ class CopyUniversalOp:
         return "CopyUniversalOp()"
 
 
+class CopyG2SOp:
+    """`cute.nvgpu.cpasync.CopyG2SOp(cache_mode=...)`: an asynchronous global -> shared copy
+    (cp.async), complete after `cute.arch.cp_async_wait_group`. Traced copies with it move
+    their data at once, which is one valid order of the asynchronous copy; commit and wait are
+    then ordering points only."""
+
+    __module__ = "cutlass.cute.nvgpu.cpasync"
+
+    def __init__(self, cache_mode: object = None, *args: object, **kwargs: object) -> None:
+        del args, kwargs  # the DSL's optional MLIR arguments
+        self.cache_mode = cache_mode
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CopyG2SOp) and other.cache_mode == self.cache_mode
+
+    def __hash__(self) -> int:
+        return hash((CopyG2SOp, repr(self.cache_mode)))
+
+    def __repr__(self) -> str:
+        return "CopyG2SOp()" if self.cache_mode is None else f"CopyG2SOp({self.cache_mode})"
+
+
+COPY_OPS = (CopyUniversalOp, CopyG2SOp)
+
+
 @dataclass(frozen=True)
 class CopyAtom:
     """One thread copying `values` elements of `value_type` per step."""
@@ -66,9 +91,10 @@ class CopyAtom:
 def make_copy_atom(op: Any, copy_internal_type: Any, *, num_bits_per_copy: Any = None,
                    **_dsl_options: Any) -> CopyAtom:
     """`cute.make_copy_atom(op, dtype, num_bits_per_copy=bits)`."""
-    if not isinstance(op, CopyUniversalOp):
+    if not isinstance(op, COPY_OPS):
         raise trace_error("copy-op", f"a copy atom of {op!r}",
-                          "staged execution traces cute.nvgpu.CopyUniversalOp copies so far")
+                          "staged execution traces cute.nvgpu.CopyUniversalOp and "
+                          "cpasync.CopyG2SOp copies so far")
     if not (isinstance(copy_internal_type, type) and issubclass(copy_internal_type, Numeric)):
         raise trace_error("copy-dtype", f"a copy atom of {copy_internal_type!r}",
                           "give the element type (cutlass.Float32, a tensor's .element_type)")
@@ -92,6 +118,8 @@ class TiledCopy:
     def size(self) -> Any:
         """The number of threads."""
         return L.size(self.layout_tv[0])
+
+    bbx_thread_count = size  # `cute.size(tiled_copy)`
 
     @property
     def layout_tv_tiled(self) -> L.Layout:
@@ -199,6 +227,9 @@ def copy(atom: Any, src: Tensor, dst: Tensor, *, pred: Tensor | None = None,
                           f"copy of shape {src_layout.shape}",
                           "give one predicate per element, or one per index of modes 1..")
     ctx = require("cute.copy")
+    # cp.async under a false predicate reads nothing and fills its destination with zeros (the
+    # DSL passes a source size of 0: `selp.b32 %r, 16, 0, %p; cp.async.ca... 16, %r`)
+    zero_fill = isinstance(atom.op if isinstance(atom, CopyAtom) else atom.atom.op, CopyG2SOp)
     for first in range(0, n, group):
         condition = as_numeric(pred[first // group]).expr()
         block = ctx.child("if", None)
@@ -206,7 +237,15 @@ def copy(atom: Any, src: Tensor, dst: Tensor, *, pred: Tensor | None = None,
         with ctx.enter(block):
             for e in range(first, first + group):
                 dst[e] = src[e]
-        ctx.emit(c.If(condition, tuple(block.stmts)))
+        other: tuple[c.Stmt, ...] = ()
+        if zero_fill:
+            fill = ctx.child("else", None)
+            fill.last_line = block.last_line
+            with ctx.enter(fill):
+                for e in range(first, first + group):
+                    dst[e] = dst.element_type(0)
+            other = tuple(fill.stmts)
+        ctx.emit(c.If(condition, tuple(block.stmts), other))
 
 
 def autovec_copy(src: Tensor, dst: Tensor) -> None:

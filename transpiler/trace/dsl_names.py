@@ -16,6 +16,7 @@ from . import (
     smem,
     swizzle,
     tensor_api,
+    vector,
 )
 
 TRACED: dict[str, Callable[..., Any]] = {
@@ -25,15 +26,19 @@ TRACED: dict[str, Callable[..., Any]] = {
     "cute.arch.grid_dim": arch.grid_dim,
     "cute.arch.sync_threads": arch.sync_threads,
     "cute.arch.barrier": arch.barrier,
+    "cute.arch.cp_async_commit_group": arch.cp_async_commit_group,
+    "cute.arch.cp_async_wait_group": arch.cp_async_wait_group,
     "cute.printf": printing.printf,
     **{f"cute.{name}": getattr(tensor_api, name) for name in tensor_api.__all__},
     "cute.autovec_copy": copy.autovec_copy,
     "cute.nvgpu.CopyUniversalOp": copy.CopyUniversalOp,
+    "cute.nvgpu.cpasync.CopyG2SOp": copy.CopyG2SOp,
     "cute.make_copy_atom": copy.make_copy_atom,
     "cute.make_tiled_copy_tv": copy.make_tiled_copy_tv,
     "cute.make_tiled_copy": copy.make_tiled_copy,
     "cute.copy": copy.copy,
     "utils.SmemAllocator": smem.SmemAllocator,
+    "base_dsl.typing.Vector": vector.Vector,
     # layouts of static leaves (what the tensor API does not cover)
     **{f"cute.{fn.__name__}": fn for fn in (
         layout.make_ordered_layout, layout.coalesce, layout.cosize, layout.append,

@@ -202,9 +202,10 @@ class KernelCall:
         if _KERNEL.get() is not None or module is None:
             raise trace_error("launch-in-kernel", "a kernel launched from a kernel",
                               "kernels are launched from @cute.jit host functions")
+        _check_cluster(options.pop("cluster", None))
         if options:
             raise trace_error("launch-option", f"launch option {sorted(options)[0]}=",
-                              "traced kernels take grid, block, smem and stream so far")
+                              "traced kernels take grid, block, cluster, smem and stream so far")
         block_dims = _dims(block, "block")
         grid_dims = _dims(grid, "grid")
         signature = inspect.signature(raw_function(self.fn))
@@ -239,6 +240,20 @@ class KernelCall:
                           as_numeric(kernel.smem_bytes if smem is None else smem).expr(),
                           c.Id("stream") if stream is None else as_numeric(stream).expr(),
                           arguments))
+
+
+def _check_cluster(cluster: Any) -> None:
+    """`cluster=None` or a cluster of one block launches as without; a larger cluster is an
+    NVIDIA (sm_90+) feature."""
+    if cluster is None:
+        return
+    dims = cluster if isinstance(cluster, (list, tuple)) else (cluster,)
+    if all(isinstance(d, int) and d == 1 for d in dims):
+        return
+    raise trace_error("nvidia-only", f"launch(cluster={list(dims)})",
+                      "thread-block clusters are an NVIDIA sm_90 feature; AMD GPUs and the "
+                      "simulator launch independent blocks (host code reads sm_80 here, where "
+                      "kernels choose cluster size 1)")
 
 
 def _dims(value: Any, what: str) -> list[Any]:

@@ -167,6 +167,9 @@ def domain_offset(coord: Any, target: Tensor) -> Tensor:
 def size(x: Any, mode: Any = ()) -> Any:
     """`cute.size(x, mode=[...])` of a tensor, layout, TensorSSA value or int tuple."""
     modes = list(mode) if isinstance(mode, (list, tuple)) else [mode]
+    threads = getattr(x, "bbx_thread_count", None)  # a tiled copy or MMA: its thread count
+    if threads is not None and not modes:
+        return threads
     with algebra_errors("size"):
         if isinstance(x, Tensor):
             return user_value(L.size(x.trace_layout, modes))

@@ -5,3 +5,4 @@
 #include "bbx/numeric/math.hpp"
 #include "bbx/numeric/fast_math.hpp"
 #include "bbx/numeric/special_math.hpp"
+#include "bbx/numeric/bit_cast_array.hpp"

@@ -15,6 +15,7 @@ from bbx.cxx import ast as c
 from bbx.trace import int_tuple as T
 from bbx.trace import layout as L
 from bbx.trace import tensor_api as cute
+from bbx.trace.address_space import AddressSpace
 from bbx.trace.pointer import Pointer
 from bbx.trace.scalar import Float32
 from bbx.trace.tensor import Tensor
@@ -111,7 +112,7 @@ def test_divides_of_a_tensor_are_pycutes_of_its_layout() -> None:
 def test_static_facts_are_python_values() -> None:
     t = _matrix(6, 4)
     assert cute.size(t) == 24 and cute.rank(t) == 2 and cute.size(t, mode=[1]) == 4
-    assert t.shape == (6, 4) and t.stride == (4, 1) and t.memspace == "gmem"
+    assert t.shape == (6, 4) and t.stride == (4, 1) and t.memspace is AddressSpace.gmem
     assert t.element_type is Float32
     assert cute.flatten(cute.zipped_divide(t, (2, 2))).shape == (2, 2, 3, 2)
     assert cute.group_modes(cute.flatten(cute.zipped_divide(t, (2, 2))), 1, 3).shape == (

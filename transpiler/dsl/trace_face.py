@@ -8,6 +8,7 @@ from its entry — its C++ name and parameters — by one general rule: the call
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -40,7 +41,7 @@ def traced_name(qualname: str) -> Any:
         return found
     composite = COMPOSITES.get(qualname.removeprefix("cutlass."))
     if composite is not None:
-        return composite
+        return functools.partial(composite, traced_name)
     name = qualname if qualname.startswith("cutlass.") else "cutlass." + qualname
     entry = REGISTRY.lookup(name)
     if isinstance(entry, Function) and _traceable(entry):

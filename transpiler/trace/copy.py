@@ -25,6 +25,7 @@ from . import layout as L
 from .context import require
 from .errors import trace_error
 from .layout_algebra import composition, make_layout_tv, zipped_divide
+from .placement import takes_placement
 from .pointer import Pointer
 from .run_time_int import leaf_in
 from .scalar import Numeric, as_numeric
@@ -105,6 +106,7 @@ def make_copy_atom(op: Any, copy_internal_type: Any, *, num_bits_per_copy: Any =
     return CopyAtom(op, copy_internal_type, bits // copy_internal_type.width)
 
 
+@takes_placement
 @dataclass(frozen=True)
 class TiledCopy:
     """`atom` repeated over threads: `layout_tv` maps (thread, value) to an index of the tile
@@ -173,6 +175,7 @@ def _check_atom(atom: CopyAtom, layout_tv: L.Layout) -> None:
                           f"{atom.values}", "each thread's values are whole atoms")
 
 
+@takes_placement
 @dataclass(frozen=True)
 class ThrCopy:
     """One thread's view of a tiled copy (`tiled_copy.get_slice(tidx)`)."""

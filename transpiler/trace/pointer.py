@@ -18,6 +18,7 @@ from ..cxx import ast as c
 from .context import require
 from .dynamic_int import add
 from .errors import trace_error
+from .placement import takes_placement
 from .register_array import RegisterArray
 from .run_time_int import RunTimeInt, leaf_in
 from .scalar import CxxValue, Numeric, as_numeric
@@ -25,6 +26,7 @@ from .scalar import CxxValue, Numeric, as_numeric
 MEMSPACES = ("gmem", "smem", "rmem")
 
 
+@takes_placement
 @dataclass(frozen=True, eq=False)
 class Pointer:
     """`base + offset` elements of `dtype` in `memspace`."""

@@ -34,6 +34,7 @@ from ..cxx import ast as c
 from ..cxx.literals import float_literal
 from .context import Block, TraceContext, current, require
 from .errors import trace_error
+from .placement import takes_placement
 
 # ---------------------------------------------------------------------------------------------
 # Run-time values
@@ -149,6 +150,7 @@ def _cast_expr(expr: c.Expr, row: table.NumericType) -> c.Expr:
     return c.Construct(c.Type(row.cxx), (expr,), brace=False)
 
 
+@takes_placement
 class Numeric(metaclass=NumericMeta):
     """A DSL numeric value: `value` is a Python number (static) or a `CxxValue` (run-time)."""
 

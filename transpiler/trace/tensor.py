@@ -17,9 +17,11 @@ from typing import Any
 from ..cxx import ast as c
 from . import int_tuple as it
 from . import layout as L
+from .address_space import AddressSpace
 from .coord_iterator import CoordIterator, basis_like
 from .dynamic_int import LayoutAlgebraError, is_static_int
 from .errors import trace_error
+from .placement import takes_placement
 from .pointer import Pointer, store_value
 from .register_array import RegisterArray, declare_array
 from .run_time_int import RunTimeInt, int_tuple_in, layout_in, user_value
@@ -45,6 +47,7 @@ class algebra_errors:  # noqa: N801 - used as a `with` statement, like a functio
             raise trace_error("layout-algebra", f"{self.what}: {exc}") from None
 
 
+@takes_placement
 class Tensor:
     """A tensor: `iterator` + `layout` (the DSL's `cute.Tensor`)."""
 
@@ -86,8 +89,8 @@ class Tensor:
         return self._iterator.dtype
 
     @property
-    def memspace(self) -> str:
-        return self._iterator.memspace
+    def memspace(self) -> AddressSpace:
+        return AddressSpace.named(self._iterator.memspace)
 
     def __repr__(self) -> str:
         return f"tensor<{self._iterator!r} o {self._layout}>"

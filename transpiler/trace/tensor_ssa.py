@@ -18,11 +18,13 @@ from typing import Any
 from ..cxx import ast as c
 from . import int_tuple as it
 from .errors import trace_error
+from .placement import takes_placement
 from .register_array import RegisterArray, declare_array
 from .scalar import Boolean, CxxValue, Numeric, as_numeric, require
 from .tensor_reduce import reduce_elements
 
 
+@takes_placement
 class TensorSSA:
     """A register value: `elements` (run-time numbers) of static `shape` and type `dtype`."""
 

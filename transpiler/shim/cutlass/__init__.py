@@ -11,6 +11,7 @@ from bbx.host_errors import NvidiaOnly
 from . import _numeric
 from ._markers import module_getattr
 from ._numeric import Boolean, Float, Integer, Numeric, NumericMeta, dtype  # noqa: F401
+from .base_dsl.common import DSLRuntimeError, DSLUserCodeError  # noqa: F401
 from .base_dsl.enums import AddressSpace, Arch  # noqa: F401
 from .cute._symbolic import SymInt, sym_int, sym_int32, sym_int64  # noqa: F401
 from .cute.typing import (  # noqa: F401 - the DSL re-exports its typing names here
@@ -63,12 +64,6 @@ def dynamic_expr(expression: Any) -> Any:
     return expression
 
 
-class DSLRuntimeError(Exception):
-    """The DSL's error class (scripts may catch it); bbx raises its own errors."""
-
-
-class DSLUserCodeError(DSLRuntimeError):
-    pass
 
 
 _NO_CUDA_TOOLKIT = ("bbx compiles without NVIDIA's CUDA toolkit, so there is no CUDA version to "

@@ -10,6 +10,8 @@ from bbx.host_names import host_call_diagnostic
 from bbx.trace.context import current as tracing
 from bbx.trace.errors import trace_error
 
+_MLIR_PLACEMENT = ("loc", "ip")
+
 
 class DeviceOnly:
     """Stands for a device-side DSL name (``cute.arch.thread_idx``, ...). Attribute access yields
@@ -53,8 +55,10 @@ class DeviceOnly:
         if tracing() is not None:  # staged execution: the name's trace implementation
             implementation = traced_name(self._qualname)
             if implementation is not None:
+                # `loc=`/`ip=`: the MLIR location and insertion point every DSL function takes
                 return implementation(*(resolved(a) for a in args),
-                                      **{k: resolved(v) for k, v in kwargs.items()})
+                                      **{k: resolved(v) for k, v in kwargs.items()
+                                         if k not in _MLIR_PLACEMENT})
             what, why, code = host_call_diagnostic(self._qualname)
             if code == "device-only-on-host":
                 what = f"{self._qualname.removeprefix('cutlass.')} is not traced yet"

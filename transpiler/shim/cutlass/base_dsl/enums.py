@@ -10,6 +10,8 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable
 
+from bbx.trace.address_space import AddressSpace  # noqa: F401 - the tracer's enum
+
 
 class Arch(enum.Enum):
     sm_80 = (8, 0, "")
@@ -93,16 +95,3 @@ class Arch(enum.Enum):
 
     def __ge__(self, other: object) -> bool:
         return self._key() >= other._key() if isinstance(other, Arch) else NotImplemented
-
-
-class AddressSpace(enum.IntEnum):
-    generic = 0
-    gmem = 1
-    smem = 3
-    rmem = 5
-    tmem = 6
-    dsmem = 7
-    cmem = 4
-
-    def __str__(self) -> str:
-        return self.name

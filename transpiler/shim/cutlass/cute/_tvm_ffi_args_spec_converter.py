@@ -17,7 +17,8 @@ from typing import Any, get_args, get_origin, get_type_hints
 
 from bbx.runtime.dlpack_tensor import DLPackTensor, RawPointer
 
-from .. import DSLRuntimeError, _numeric
+from .._numeric import Numeric, by_short
+from ..base_dsl.common import DSLRuntimeError
 from ..base_dsl.tvm_ffi_builder import spec
 from ._symbolic import SymInt
 from .runtime import _FakeStream, _FakeTensor
@@ -27,7 +28,7 @@ _DTYPE_NAMES = {"Boolean": "bool", "BFloat16": "bfloat16", "Float8E4M3FN": "floa
                 "Float4E2M1FN": "float4_e2m1fn"}
 
 
-def _numeric_to_tvm_ffi_dtype(dtype: type[_numeric.Numeric]) -> str:
+def _numeric_to_tvm_ffi_dtype(dtype: type[Numeric]) -> str:
     return _DTYPE_NAMES.get(dtype.__name__, dtype.__name__.lower())
 
 
@@ -58,7 +59,7 @@ class ConverterContext:
 
 
 def _is_numeric_type(value: Any) -> bool:
-    return isinstance(value, type) and issubclass(value, _numeric.Numeric)
+    return isinstance(value, type) and issubclass(value, Numeric)
 
 
 def _extent(entry: Any, dim: Any, ctx: ConverterContext, name_alloc: Any) -> Any:
@@ -79,7 +80,7 @@ def _tensor_param(arg: Any, arg_name: str, ctx: ConverterContext) -> spec.Tensor
                        ctx.alloc_stride_name) for i, s in enumerate(arg_spec.stride)]
     fake_memspace = getattr(arg, "memspace", None)
     device = "cpu" if fake_memspace is not None and int(fake_memspace) == 0 else "cuda"
-    dtype = _numeric_to_tvm_ffi_dtype(_numeric.by_short(arg_spec.dtype))
+    dtype = _numeric_to_tvm_ffi_dtype(by_short(arg_spec.dtype))
     return spec.Tensor(arg_name, shape, dtype, strides=strides, data_alignment=arg_spec.align,
                        device_type=device)
 
@@ -115,7 +116,7 @@ def _convert_single_arg(arg: Any, arg_name: str, arg_type: Any, ctx: ConverterCo
         return kind(arg_name, arg)
     if arg is None:
         return spec.ConstNone(arg_name)
-    if isinstance(arg, _numeric.Numeric):
+    if isinstance(arg, Numeric):
         return spec.Var(arg_name, _numeric_to_tvm_ffi_dtype(type(arg)))
     if _is_numeric_type(arg_type):
         return spec.Var(arg_name, _numeric_to_tvm_ffi_dtype(arg_type))

@@ -81,3 +81,84 @@ def test_cp_async_zero_fill_warp_reduction_and_packed_vectors(tmp_path: Path) ->
                           cwd=tmp_path, env=env, stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, text=True, timeout=600)
     assert proc.returncode == 0 and "PASS" in proc.stdout, (group, limit, proc.stdout[-4000:])
+
+
+PIPELINE_SCRIPT = '''
+import torch
+import cutlass
+import cutlass.cute as cute
+from cutlass import Int32
+from cutlass.cute.runtime import from_dlpack
+from cutlass.pipeline import PipelineState, PipelineUserType, make_pipeline_state
+
+STAGES = {stages}
+
+
+class StateWithJump(PipelineState):
+    """A library's subclass (as QuACK's PipelineStateWAdvance), carried by the DSL's protocol."""
+
+    def jump(self, n):
+        self._count += n
+        index = self._index + n
+        self._phase ^= index // self.stages % 2
+        self._index = index % self.stages
+
+    def __new_from_mlir_values__(self, values):
+        return StateWithJump(self.stages, values[0], values[1], values[2])
+
+
+@cute.kernel
+def kernel(mOut: cute.Tensor, mBits: cute.Tensor, n: Int32, scale: cutlass.Float32):
+    tidx, _, _ = cute.arch.thread_idx()
+    producer = make_pipeline_state(PipelineUserType.Producer, STAGES)
+    other = StateWithJump(STAGES, Int32(0), Int32(0), Int32(0))
+    for i in cutlass.range(n):  # a run-time loop: both states are carried by their methods
+        if tidx == 0:
+            mOut[i, 0] = producer.index
+            mOut[i, 1] = producer.phase
+            mOut[i, 2] = other.index
+            mOut[i, 3] = other.phase
+        producer.advance()
+        other.jump(3)
+    smem = cutlass.utils.SmemAllocator()
+    words = smem.allocate_tensor(Int32, cute.make_layout(32), byte_alignment=16)
+    floats = cute.make_tensor(cute.recast_ptr(words.iterator, dtype=cutlass.Float32),
+                              cute.make_layout(32))
+    floats[tidx] = cutlass.Float32(tidx) * scale
+    cute.arch.sync_threads()
+    mBits[tidx] = words[tidx]
+
+
+@cute.jit
+def host(mOut: cute.Tensor, mBits: cute.Tensor, n: Int32, scale: cutlass.Float32):
+    kernel(mOut, mBits, n, scale).launch(grid=[1, 1, 1], block=[32, 1, 1])
+
+
+n = {n}
+out = torch.full((n, 4), -1, dtype=torch.int32)
+bits = torch.zeros(32, dtype=torch.int32)
+host(from_dlpack(out), from_dlpack(bits), Int32(n), cutlass.Float32({scale}))
+expected = []
+for i in range(n):
+    expected.append([i % STAGES, 1 ^ (i // STAGES % 2), 3 * i % STAGES, (3 * i // STAGES) % 2])
+assert out.tolist() == expected, (out.tolist(), expected)
+torch.testing.assert_close(bits.view(torch.float32), torch.arange(32.0) * {scale})
+print("PASS")
+'''
+
+
+def test_pipeline_states_in_a_run_time_loop_and_a_recast_pointer(tmp_path: Path) -> None:
+    """Pipeline states advanced in a `cutlass.range` loop are loop-carried through their methods
+    (NVIDIA's preprocessor carries names whose methods are called), a library subclass through
+    the DSL's `__new_from_mlir_values__`; `cute.recast_ptr` views shared Int32 words as
+    Float32."""
+    rng = random.Random()
+    stages, n, scale = rng.randint(2, 5), rng.randint(1, 12), round(rng.uniform(-4, 4), 3)
+    (tmp_path / "driver.py").write_text(textwrap.dedent(PIPELINE_SCRIPT.format(
+        stages=stages, n=n, scale=scale)))
+    env = {**os.environ, "BBX_STAGED": "1", "BBX_TARGET": "cpu", "BBX_SIM_CHECK": "1",
+           "BBX_CACHE_DIR": str(tmp_path / "cache")}
+    proc = subprocess.run([sys.executable, "-m", "bbx.cli", "run", str(tmp_path / "driver.py")],
+                          cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True, timeout=600)
+    assert proc.returncode == 0 and "PASS" in proc.stdout, (stages, n, proc.stdout[-4000:])

@@ -21,7 +21,14 @@ import ast
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .names import bound_names, deferred_reads, read_names, reads_everything, target_names
+from .names import (
+    bound_names,
+    deferred_reads,
+    invoked_names,
+    read_names,
+    reads_everything,
+    target_names,
+)
 
 Key = tuple[str, int, int]
 
@@ -47,6 +54,8 @@ class Liveness:
     def __init__(self, body: list[ast.stmt], everything: Iterable[str] = ()) -> None:
         self._live_out: dict[Key, frozenset[str]] = {}
         self._body_in: dict[Key, frozenset[str]] = {}
+        #: the function's own variables (parameters and names it binds)
+        self._locals = frozenset(everything) | frozenset(bound_names(body))
         self.always: frozenset[str] = frozenset(deferred_reads(body))
         if reads_everything(body):
             self.always |= frozenset(everything) | frozenset(bound_names(body))
@@ -63,11 +72,18 @@ class Liveness:
         """The names a run-time `if`/`for`/`while` must carry out of (and, loops, around) its
         body, in order of first assignment."""
         if isinstance(node, ast.If):
-            assigned = bound_names([*node.body, *node.orelse])
+            region: list[ast.AST] = [*node.body, *node.orelse]
+            assigned = bound_names(region)
         elif isinstance(node, ast.For):
+            region = [*node.body]
             assigned = bound_names([node.target, *node.body])
         else:
-            assigned = bound_names([node.test, *node.body])
+            region = [node.test, *node.body]
+            assigned = bound_names(region)
+        # a local whose method is called may change (`state.advance()`); `self` is the
+        # trace-time object, never carried
+        assigned += [name for name in invoked_names(region)
+                     if name in self._locals and name != "self" and name not in assigned]
         out = self.live_out(node)
         if out is None:  # a node built by a library rule at an unknown position: carry all
             return assigned

@@ -193,6 +193,23 @@ def bound_names(nodes: Iterable[ast.AST]) -> list[str]:
     return list(binder.names)
 
 
+def invoked_names(nodes: Iterable[ast.AST]) -> list[str]:
+    """Names whose methods the nodes call (`state.advance()`, `state.sub.reset()`), in order of
+    first appearance: a call may change the object the name holds (NVIDIA's preprocessor
+    carries them through run-time control flow as it carries assigned names)."""
+    names: dict[str, None] = {}
+    for node in nodes:
+        for call in ast.walk(node):
+            if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute):
+                continue
+            base: ast.expr = call.func.value
+            while isinstance(base, ast.Attribute):
+                base = base.value
+            if isinstance(base, ast.Name):
+                names.setdefault(base.id)
+    return list(names)
+
+
 def read_names(node: ast.AST) -> set[str]:
     """Every name read anywhere in `node` (nested scopes included: an over-approximation)."""
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}

@@ -209,7 +209,30 @@ class _Rebuild:
         return hash((self.cls, self.key))
 
 
+class _FromValues:
+    """Makes an object of the DSL's value protocol again from its values:
+    `template.__new_from_mlir_values__(values)` (a `PipelineState` of the same stages, a
+    library's subclass of it)."""
+
+    def __init__(self, template: Any) -> None:
+        self.template = template
+
+    def __call__(self, items: Any) -> Any:
+        return self.template.__new_from_mlir_values__(list(items))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _FromValues) and type(other.template) is type(self.template)
+
+    def __hash__(self) -> int:
+        return hash(type(self.template))
+
+
 def _flatten(value: Any) -> tuple[Any, list[Any]]:
+    if (hasattr(type(value), "__extract_mlir_values__")
+            and hasattr(type(value), "__new_from_mlir_values__")):
+        parts = [_flatten(v) for v in value.__extract_mlir_values__()]
+        return ((_FromValues(value), tuple(p[0] for p in parts)),
+                [x for p in parts for x in p[1]])
     flatten_self = getattr(type(value), "bbx_flatten", None)
     if flatten_self is not None:
         key, items = flatten_self(value)

@@ -12,6 +12,7 @@ from . import (
     copy,
     layout,
     layout_algebra,
+    pointer,
     printing,
     smem,
     swizzle,
@@ -38,6 +39,7 @@ TRACED: dict[str, Callable[..., Any]] = {
     "cute.make_tiled_copy": copy.make_tiled_copy,
     "cute.copy": copy.copy,
     "utils.SmemAllocator": smem.SmemAllocator,
+    "cute.recast_ptr": pointer.recast_ptr,
     "base_dsl.typing.Vector": vector.Vector,
     # layouts of static leaves (what the tensor API does not cover)
     **{f"cute.{fn.__name__}": fn for fn in (

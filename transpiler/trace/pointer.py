@@ -104,3 +104,20 @@ def store_value(value: Any, dtype: type[Numeric]) -> Numeric:
                           f"convert it first: `.to({dtype.__name__})` (stores only widen "
                           f"within a kind, as the DSL's)")
     return value
+
+
+def recast_ptr(ptr: Any, swizzle_: Any = None, dtype: Any = None) -> Pointer:
+    """`cute.recast_ptr(ptr, dtype=T)`: the same address as a pointer to `T`, in the same
+    memory (C++: `recast_raw<T>(base + offset)`, bbx/tensor/recast.hpp)."""
+    if not isinstance(ptr, Pointer) or isinstance(ptr.base, RegisterArray):
+        raise trace_error("recast-ptr", f"cute.recast_ptr of a {type(ptr).__name__}",
+                          "recast a pointer to global or shared memory (a tensor's .iterator)")
+    if swizzle_ is not None:
+        raise trace_error("recast-ptr", "cute.recast_ptr(..., swizzle_=...)",
+                          "swizzled pointers are not traced yet")
+    if not (isinstance(dtype, type) and issubclass(dtype, Numeric)) or dtype.bbx_row is None:
+        raise trace_error("recast-ptr", f"cute.recast_ptr(..., dtype={dtype!r})",
+                          "give the element type (cutlass.Float32, ...)")
+    address = c.Binary("+", ptr.base_expr(), index_expr(ptr.offset))
+    return Pointer(c.Call(c.Id("recast_raw"), (address,), (c.Type(dtype.bbx_row.cxx),)),
+                   dtype, ptr.memspace)

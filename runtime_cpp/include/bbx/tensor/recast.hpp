@@ -3,6 +3,7 @@
 //
 //   recast_ptr<U>(p)        p's address as a pointer to U, in p's memory space; the alignment
 //                           fact is kept (at least alignof(U))
+//   recast_raw<U>(p)        a raw pointer's address as a raw pointer to U (const kept)
 //   recast_tensor<U>(t)     t's memory as U elements: the iterator recast, the layout through
 //                           recast_layout(bits(U), bits(T), layout) (bbx/layout/recast.hpp)
 //   make_ptr<T, Space, Align>(address)   a pointer to T at an integer address (Align 0: alignof(T))
@@ -34,6 +35,14 @@ BBX_HOST_DEVICE constexpr auto recast_ptr(mem_ptr<S, T, A> const& p) {
 template <class U, class T>
 BBX_HOST_DEVICE constexpr auto recast_ptr(T* p) {
   return recast_ptr<U>(gmem_ptr<T>(p));
+}
+// A raw pointer's address as a raw pointer to U, const if p's target is (staged kernels keep
+// raw pointers to shared memory; the simulator checks their accesses as it checks the rest).
+template <class U, class T>
+BBX_HOST_DEVICE constexpr auto recast_raw(T* p) {
+  using UU = std::conditional_t<std::is_const_v<T>, U const, U>;
+  using Raw = std::conditional_t<std::is_const_v<T>, void const*, void*>;
+  return static_cast<UU*>(static_cast<Raw>(p));
 }
 // recast_ptr(p, type_c<U>{}) spelling (a dtype passed as a value).
 template <class P, class U>

@@ -259,4 +259,4 @@ def _header_copies(atom: CopyAtom, src: Tensor, dst: Tensor, pred: Tensor | None
 
 
 def _emit_call(name: str, args: tuple[c.Expr, ...]) -> None:
-    require(f"cute.{name}").emit(c.ExprStmt(c.Call(c.Id(name), args)))
+    require(f"cute.{name}").emit(c.ExprStmt(c.Call(c.Id(name), args), one_arg_per_line=True))

@@ -29,6 +29,7 @@ def compiler() -> str | None:
 class Harness:
     functions: list[TracedFunction] = field(default_factory=list)
     calls: list[tuple[int, tuple[Any, ...]]] = field(default_factory=list)
+    headers: tuple[str, ...] = ()  # more of the header library (`bbx/algorithm/copy.hpp`)
 
     def add(self, traced: TracedFunction) -> int:
         self.functions.append(traced)
@@ -43,7 +44,8 @@ class Harness:
         lines = [
             "#include <cstdint>", "#include <cstdio>", "#include <cinttypes>",
             '#include "bbx/config.hpp"', '#include "bbx/numeric.hpp"',
-            '#include "bbx/layout/integer.hpp"', "#include <vector>", "",
+            '#include "bbx/layout/integer.hpp"', *(f'#include "{h}"' for h in self.headers),
+            "#include <vector>", "",
             "static void put(bool v) { std::printf(\"%d \", v ? 1 : 0); }",
             "static void put(float v) { std::printf(\"%.9g \", (double)v); }",
             "static void put(double v) { std::printf(\"%.17g \", v); }",

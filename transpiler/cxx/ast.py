@@ -197,7 +197,11 @@ class Using:
 
 @dataclass(frozen=True)
 class ExprStmt:
+    """`expr;` — with `one_arg_per_line`, a call's arguments each on a line of their own
+    (a call of long arguments: the header's copy of tensor views)."""
+
     expr: Expr
+    one_arg_per_line: bool = False
 
 
 @dataclass(frozen=True)

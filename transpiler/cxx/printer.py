@@ -130,6 +130,12 @@ def _stmt_lines(s: c.Stmt, depth: int, pad: str) -> list[str]:
     if isinstance(s, c.Using):
         return [f"{pad}using {s.name} = {type_text(s.type)};"]
     if isinstance(s, c.ExprStmt):
+        if s.one_arg_per_line and isinstance(s.expr, c.Call) and len(s.expr.args) > 1:
+            head = expr_text(c.Call(s.expr.func, (), s.expr.template_args))[:-1]  # `name(`
+            cont = pad + " " * len(head)
+            texts = [expr_text(a) for a in s.expr.args]
+            return [f"{pad}{head}{texts[0]},", *(f"{cont}{a}," for a in texts[1:-1]),
+                    f"{cont}{texts[-1]});"]
         return [f"{pad}{expr_text(s.expr)};"]
     if isinstance(s, c.Assign):
         return [f"{pad}{expr_text(s.target)} {s.op} {expr_text(s.value)};"]

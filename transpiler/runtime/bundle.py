@@ -35,11 +35,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .. import __version__
+from .. import __version__, settings
 from ..paths import include_dir
 from ..targets.backend import Backend, Step, ToolMissing
+from ..trace.errors import TraceError
 from ..translate import FunctionInfo
-from . import jit
+from . import jit, staged
 from .argspec import (
     DEFAULT_LAMBDA,
     ArgSpec,
@@ -59,7 +60,7 @@ from .dispatch import (
 )
 from .meta_struct import SpecializationError
 from .source_map import annotate_compiler_output
-from .specialize import render_unit
+from .specialize import Unit, UnitFunction, render_staged_unit, render_unit
 
 UNIT = "unit.cpp"
 COMPILER_LOG = "compiler.log"
@@ -280,24 +281,20 @@ def build(request: BuildRequest) -> Bundle:
     init = parse_assignments(request.init, "--init", vars(module))
     fn, bound_self = resolve_jit(module, info, request.name, init)
     specs = argument_specs(fn, info, request.args, consts, label)
+    stem = source.stem
+    hip_name = f"{stem}.hip"
     try:
-        # translated again for the arguments' facts (sequences, functions), as a call would be
-        call = prepare_call(fn, bound_self, specs,
-                            lambda t: find_host_function(t, request.name))
-        translation, info, specs = call.translation, call.info, call.specs
-        stem = source.stem
-        hip_name = f"{stem}.hip"
-        arguments = ", ".join(f"{n}: {s}" for n, s in specs.items())
-        unit = render_unit(translation, info, hip_name, call.meta_values, specs,
-                           request.target, f"{label}({arguments})", traced=call.traced)
-    except (SpecializationError, TranslationFailed) as exc:
+        if settings.enabled("BBX_STAGED"):
+            texts, unit = _staged_unit(fn, bound_self, specs, hip_name, request.target, label)
+        else:
+            texts, unit = _translated_unit(fn, bound_self, specs, hip_name, request, label)
+    except (SpecializationError, TranslationFailed, TraceError) as exc:
         raise BuildInputError(f"bbx build: {label}: {exc}") from None
 
     directory = request.output
     directory.mkdir(parents=True, exist_ok=True)
-    (directory / hip_name).write_text(translation.text or "")
-    generated = {hip_name: directory / hip_name}
-    for name, text in dependency_texts(translation).items():
+    generated: dict[str, Path] = {}
+    for name, text in texts.items():
         generated[name] = directory / name
         generated[name].write_text(text)
     (directory / UNIT).write_text(unit.text)
@@ -326,7 +323,34 @@ def build(request: BuildRequest) -> Bundle:
         "code_objects": code_objects,
         "generated": hip_name,
         "unit": UNIT,
+        "staged": settings.enabled("BBX_STAGED"),
     }
     manifest.update(request.target.manifest_facts())
     (directory / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
     return Bundle(directory, manifest, [directory / c for c in code_objects])
+
+
+def _translated_unit(fn: jit.JitFunction, bound_self: Any, specs: dict[str, ArgSpec],
+                     hip_name: str, request: BuildRequest, label: str
+                     ) -> tuple[dict[str, str], Unit]:
+    """(the generated modules by file name, the called one first; the unit) of the module's
+    translation, specialized for `specs`."""
+    # translated again for the arguments' facts (sequences, functions), as a call would be
+    call = prepare_call(fn, bound_self, specs, lambda t: find_host_function(t, request.name))
+    translation, info, specs = call.translation, call.info, call.specs
+    arguments = ", ".join(f"{n}: {s}" for n, s in specs.items())
+    unit = render_unit(translation, info, hip_name, call.meta_values, specs,
+                       request.target, f"{label}({arguments})", traced=call.traced)
+    return {hip_name: translation.text or "", **dependency_texts(translation)}, unit
+
+
+def _staged_unit(fn: jit.JitFunction, bound_self: Any, specs: dict[str, ArgSpec],
+                 hip_name: str, target: Backend, label: str) -> tuple[dict[str, str], Unit]:
+    """The same for `BBX_STAGED=1`: the module traced by staged execution, as a call builds
+    it (bbx.runtime.dispatch)."""
+    module = staged.trace_call(fn, bound_self, specs)
+    function = UnitFunction(module.namespace, module.sha256, module.cxx_name,
+                            module.stream_param)
+    arguments = ", ".join(f"{n}: {s}" for n, s in specs.items())
+    unit = render_staged_unit(function, hip_name, specs, target, f"{label}({arguments})")
+    return {hip_name: module.text}, unit

@@ -29,7 +29,7 @@ from ..trace.context import TraceContext, activate
 from ..trace.errors import trace_error
 from ..trace.kernel import SpecializationModule, collecting
 from ..trace.scalar import NUMERIC_TYPES
-from ..trace.tensor_argument import host_tensor
+from ..trace.tensor_argument import RunTimeDim, host_tensor
 from ..trace.traced_call import rewritten
 from ..translate import module_namespace
 from . import jit
@@ -106,12 +106,12 @@ def _run_time_parameter(cname: str, spec: ArgSpec) -> Any:
     if isinstance(spec, ScalarSpec):
         return _NUMERIC_BY_SHORT[spec.dtype].run_time(c.Id(cname))
     if isinstance(spec, TensorSpec):
-        def static(d: Dim) -> int | None:
-            return d if isinstance(d, int) else None
+        def dim(d: Dim) -> int | RunTimeDim:
+            return d if isinstance(d, int) else RunTimeDim(d.divisibility)
 
         return host_tensor(cname, _NUMERIC_BY_SHORT[spec.dtype],
-                           tuple(static(d) for d in spec.shape),
-                           tuple(static(d) for d in spec.stride), spec.index_bits == 64)
+                           tuple(dim(d) for d in spec.shape), tuple(dim(d) for d in spec.stride),
+                           spec.index_bits == 64, spec.align)
     raise trace_error("staged-argument",
                       f"argument {cname}: a {type(spec).__name__.removesuffix('Spec').lower()} "
                       "argument", "the staged path (BBX_STAGED=1) takes tensors and scalars so far")

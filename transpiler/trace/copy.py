@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cxx import ast as c
+from ..cxx.literals import static_int
 from . import int_tuple as it
 from . import layout as L
 from .context import require
@@ -31,6 +32,7 @@ from .run_time_int import leaf_in
 from .scalar import Numeric, as_numeric
 from .tensor import Tensor, algebra_errors
 from .tensor_algebra import zipped_divide as tensor_zipped_divide
+from .tensor_view import has_view, tensor_view
 
 
 class CopyUniversalOp:
@@ -215,7 +217,10 @@ def copy(atom: Any, src: Tensor, dst: Tensor, *, pred: Tensor | None = None,
     if L.size(dst_layout) != n:
         raise trace_error("copy-shape", f"cute.copy from shape {src_layout.shape} to "
                           f"{dst_layout.shape}", "the sizes must be the same")
+    copy_atom = atom.atom if isinstance(atom, TiledCopy) else atom
     if pred is None:
+        if _header_copies(copy_atom, src, dst, None):
+            return
         for e in range(n):
             dst[e] = src[e]
         return
@@ -229,6 +234,8 @@ def copy(atom: Any, src: Tensor, dst: Tensor, *, pred: Tensor | None = None,
         raise trace_error("copy-pred", f"a predicate of shape {pred.trace_layout.shape} for a "
                           f"copy of shape {src_layout.shape}",
                           "give one predicate per element, or one per index of modes 1..")
+    if _header_copies(copy_atom, src, dst, pred):
+        return
     ctx = require("cute.copy")
     # cp.async under a false predicate reads nothing and fills its destination with zeros (the
     # DSL passes a source size of 0: `selp.b32 %r, 16, 0, %p; cp.async.ca... 16, %r`)
@@ -253,6 +260,45 @@ def copy(atom: Any, src: Tensor, dst: Tensor, *, pred: Tensor | None = None,
 
 def autovec_copy(src: Tensor, dst: Tensor) -> None:
     """`cute.autovec_copy(src, dst)`: each element of `src` into the element of `dst` at the
-    same coordinate (the DSL picks vector widths the layouts allow; here the C++ compiler
-    does)."""
-    dst.store(src.load())
+    same coordinate, as wide as the layouts and alignments allow (the header's autovec_copy:
+    the widest width, up to 128 bits, that every chunk is statically contiguous and aligned
+    for)."""
+    if (_same_element_type(src, dst) and it.is_static(src.trace_layout.shape)
+            and it.is_static(dst.trace_layout.shape)
+            and L.size(src.trace_layout) == L.size(dst.trace_layout)):
+        _emit_call("autovec_copy", (tensor_view(src), tensor_view(dst)))
+        return
+    dst.store(src.load())  # element by element, with the DSL's conversions and errors
+
+
+def _same_element_type(src: Tensor, dst: Tensor) -> bool:
+    """Both tensors have views (tensor_view.has_view) of one element type."""
+    return (has_view(src) and has_view(dst) and isinstance(src.iterator, Pointer)
+            and isinstance(dst.iterator, Pointer) and src.iterator.dtype is dst.iterator.dtype)
+
+
+def _header_copies(atom: CopyAtom, src: Tensor, dst: Tensor, pred: Tensor | None) -> bool:
+    """`cute.copy` as the header's `copy(atom, src, dst)` / `copy_if(atom, pred, src, dst)` on
+    views of the tensors, which moves every chunk it proves contiguous and aligned as one wide
+    access (bbx/algorithm/copy.hpp), where the tensors and the atom agree on one element type;
+    False (nothing emitted) otherwise. The predicate's shape was checked by the caller, with
+    the same meaning as copy_if's: one entry per element, or one per step of mode 0."""
+    if not _same_element_type(src, dst) or atom.value_type.width != src.element_type.width:
+        return False
+    if pred is not None and not has_view(pred):
+        return False
+    row = atom.value_type.bbx_row
+    assert row is not None
+    cxx_atom = c.Call(c.Id("make_copy_atom"), (
+        c.Construct(c.Type("CopyUniversalOp")),
+        c.Construct(c.Type("type_c", (c.Type(row.cxx),))),
+        static_int(atom.num_bits_per_copy)))
+    if pred is None:
+        _emit_call("copy", (cxx_atom, tensor_view(src), tensor_view(dst)))
+    else:
+        _emit_call("copy_if", (cxx_atom, tensor_view(pred), tensor_view(src), tensor_view(dst)))
+    return True
+
+
+def _emit_call(name: str, args: tuple[c.Expr, ...]) -> None:
+    require(f"cute.{name}").emit(c.ExprStmt(c.Call(c.Id(name), args), one_arg_per_line=True))

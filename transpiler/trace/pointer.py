@@ -11,6 +11,7 @@ and takes the name of the Python variable it is bound to (`v = x[4]` gives `floa
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -20,7 +21,7 @@ from .dynamic_int import add
 from .errors import trace_error
 from .placement import takes_placement
 from .register_array import RegisterArray
-from .run_time_int import RunTimeInt, leaf_in
+from .run_time_int import RunTimeInt, divisor_of, leaf_in
 from .scalar import CxxValue, Numeric, as_numeric
 
 MEMSPACES = ("gmem", "smem", "rmem")
@@ -29,16 +30,32 @@ MEMSPACES = ("gmem", "smem", "rmem")
 @takes_placement
 @dataclass(frozen=True, eq=False)
 class Pointer:
-    """`base + offset` elements of `dtype` in `memspace`."""
+    """`base + offset` elements of `dtype` in `memspace`. `align`: the bytes the base address is
+    known to be a multiple of (0: the element's natural alignment); `typed`: the base is a bbx
+    pointer (`bbx::mem_ptr`, whose type carries that alignment: a tensor argument's `.data()`, a
+    kernel's pointer parameter) rather than a raw C++ pointer or array."""
 
     base: c.Expr | RegisterArray  # a pointer expression, or a register array
     dtype: type[Numeric]
     memspace: str
     offset: Any = 0  # an int or a RunTimeInt (elements)
+    align: int = 0
+    typed: bool = False
 
     @property
     def value_type(self) -> type[Numeric]:
         return self.dtype
+
+    @property
+    def base_alignment(self) -> int:
+        """The bytes the base address is a multiple of."""
+        return max(self.align, natural_alignment(self.dtype))
+
+    @property
+    def alignment(self) -> int:
+        """The bytes `base + offset` is known to be a multiple of (as the header computes it
+        for `mem_ptr + offset`: bbx/tensor/pointer.hpp, detail::offset_align)."""
+        return offset_alignment(self.base_alignment, divisor_of(self.offset), self.dtype)
 
     def __add__(self, n: Any) -> Pointer:
         try:
@@ -75,6 +92,19 @@ class Pointer:
         stored = store_value(value, self.dtype)
         expr = stored.expr()
         ctx.emit(c.Assign(self.element_expr(offset), "=", expr))
+
+
+def natural_alignment(dtype: type[Numeric]) -> int:
+    """alignof the C++ element type."""
+    return max(dtype.width // 8, 1)
+
+
+def offset_alignment(align: int, divisor: int, dtype: type[Numeric]) -> int:
+    """The alignment of `p + k` for `p` aligned to `align` bytes and `k` a multiple of `divisor`
+    elements (0: k is 0), never below the element's own."""
+    if divisor == 0:
+        return align
+    return max(math.gcd(align, divisor * natural_alignment(dtype)), natural_alignment(dtype))
 
 
 def index_expr(offset: Any) -> c.Expr:

@@ -11,6 +11,7 @@ ones).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ..cxx import ast as c
@@ -22,36 +23,49 @@ from .scalar import Boolean, CxxValue, Numeric, as_numeric, promote, require, se
 
 
 class RunTimeInt:
-    """A run-time integer leaf of a shape, stride, coordinate or offset."""
+    """A run-time integer leaf of a shape, stride, coordinate or offset. `divisor`: a number the
+    value is known to be a multiple of (1: nothing known), kept through sums and products, so
+    that a run-time offset such as `row * 4096 + (tidx % 128) * 8` is known to be a multiple of
+    8 (what lets a copy through a pointer at that offset use aligned vector accesses)."""
 
-    __slots__ = ("value",)
+    __slots__ = ("value", "divisor")
 
-    def __init__(self, value: Numeric) -> None:
+    def __init__(self, value: Numeric, divisor: int = 1) -> None:
         if not (type(value).is_integer and isinstance(value.value, CxxValue)):
             raise TypeError(f"RunTimeInt wraps a run-time integer, not {value!r}")
         self.value = value
+        self.divisor = max(abs(divisor), 1)
 
     # -- arithmetic (results are leaves again) ---------------------------------------------------
 
-    def _op(self, other: Any, fn: Any, flip: bool = False) -> Any:
+    def _op(self, other: Any, fn: Any, flip: bool = False, divisor: Any = None) -> Any:
         o = _numeric(other)
         if o is None:
             return NotImplemented
-        return leaf_in(fn(o, self.value) if flip else fn(self.value, o))
+        result = leaf_in(fn(o, self.value) if flip else fn(self.value, o))
+        if isinstance(result, RunTimeInt) and divisor is not None:
+            result.divisor = max(divisor(self.divisor, divisor_of(other)), 1)
+        return result
 
-    def __add__(self, o: Any) -> Any: return self._op(o, lambda a, b: a + b)
-    def __radd__(self, o: Any) -> Any: return self._op(o, lambda a, b: a + b, True)
-    def __sub__(self, o: Any) -> Any: return self._op(o, lambda a, b: a - b)
-    def __rsub__(self, o: Any) -> Any: return self._op(o, lambda a, b: a - b, True)
-    def __mul__(self, o: Any) -> Any: return self._op(o, lambda a, b: a * b)
-    def __rmul__(self, o: Any) -> Any: return self._op(o, lambda a, b: a * b, True)
+    def __add__(self, o: Any) -> Any: return self._op(o, lambda a, b: a + b, divisor=math.gcd)
+    def __radd__(self, o: Any) -> Any:
+        return self._op(o, lambda a, b: a + b, True, divisor=math.gcd)
+    def __sub__(self, o: Any) -> Any: return self._op(o, lambda a, b: a - b, divisor=math.gcd)
+    def __rsub__(self, o: Any) -> Any:
+        return self._op(o, lambda a, b: a - b, True, divisor=math.gcd)
+    def __mul__(self, o: Any) -> Any: return self._op(o, lambda a, b: a * b, divisor=_product)
+    def __rmul__(self, o: Any) -> Any:
+        return self._op(o, lambda a, b: a * b, True, divisor=_product)
     def __floordiv__(self, o: Any) -> Any: return self._op(o, _c_div)
     def __rfloordiv__(self, o: Any) -> Any: return self._op(o, _c_div, True)
     def __mod__(self, o: Any) -> Any: return self._op(o, lambda a, b: a % b)
     def __rmod__(self, o: Any) -> Any: return self._op(o, lambda a, b: a % b, True)
 
     def __neg__(self) -> Any:
-        return leaf_in(-self.value)
+        result = leaf_in(-self.value)
+        if isinstance(result, RunTimeInt):
+            result.divisor = self.divisor
+        return result
 
     def __lt__(self, o: Any) -> Any: return self._compare(o, lambda a, b: a < b)
     def __le__(self, o: Any) -> Any: return self._compare(o, lambda a, b: a <= b)
@@ -111,6 +125,23 @@ def _c_div(a: Numeric, b: Numeric) -> Numeric:
     row = common.bbx_row
     assert row is not None
     return common(CxxValue(c.Binary("/", x.expr(), y.expr()), ctx.block, c.Type(row.cxx), ctx))
+
+
+def divisor_of(x: Any) -> int:
+    """A number `x` (a leaf, a DSL number, a Python int) is known to be a multiple of: its
+    value where static (0 for 0: a multiple of everything), a run-time leaf's `divisor`, else
+    1."""
+    if isinstance(x, RunTimeInt):
+        return x.divisor
+    if is_static_int(x):
+        return abs(int(x))
+    if isinstance(x, Numeric) and type(x).is_integer and not isinstance(x.value, CxxValue):
+        return abs(int(x.value))
+    return 1
+
+
+def _product(a: int, b: int) -> int:
+    return a * b
 
 
 def _numeric(x: Any) -> Numeric | None:

@@ -12,9 +12,13 @@ from ..cxx import ast as c
 from . import layout as L
 from .errors import trace_error
 from .kernel import current_kernel
-from .pointer import Pointer
+from .pointer import Pointer, offset_alignment
 from .scalar import Numeric, Uint8
 from .tensor import Tensor, _layout_of
+
+#: what the dynamic shared memory's base is aligned to on every target (bbx/platform/*.hpp:
+#: `dynamic_smem`, declared `aligned(16)`)
+SMEM_BASE_ALIGN = 16
 
 
 class SmemAllocator:
@@ -42,7 +46,7 @@ class SmemAllocator:
         if start:
             base = c.Binary("+", base, c.Lit(str(start)))
         typed = c.Call(c.Id("reinterpret_cast"), (base,), (c.Type(f"{row.cxx}*"),))
-        return Pointer(typed, dtype, "smem")
+        return Pointer(typed, dtype, "smem", align=offset_alignment(SMEM_BASE_ALIGN, start, Uint8))
 
     def allocate_tensor(self, element_type: Any, layout: Any, byte_alignment: Any = 1,
                         swizzle: Any = None) -> Tensor:

@@ -19,24 +19,35 @@ from .register_array import RegisterArray
 from .run_time_int import RunTimeInt
 from .scalar import Int32, Int64, Numeric
 from .tensor import Tensor
+from .tensor_view import pointer_view
 
 
-def host_tensor(cname: str, dtype: type[Numeric], shape: tuple[int | None, ...],
-                stride: tuple[int | None, ...], wide: bool) -> Tensor:
-    """The tensor argument `cname` of a host function (a bbx tensor in C++): static extents and
-    strides as given, `None` ones read from it (`get<1>(mA.shape())`, as `Int64` when its
-    offsets need 64 bits)."""
+@dataclass(frozen=True)
+class RunTimeDim:
+    """A run-time extent or stride of a tensor argument, a multiple of `divisibility` (the
+    call's: `mark_compact_shape_dynamic(..., divisibility=)`, bbx.runtime.argspec.Dyn)."""
+
+    divisibility: int = 1
+
+
+def host_tensor(cname: str, dtype: type[Numeric], shape: tuple[int | RunTimeDim, ...],
+                stride: tuple[int | RunTimeDim, ...], wide: bool, align: int) -> Tensor:
+    """The tensor argument `cname` of a host function (a bbx tensor in C++, whose data pointer
+    is `align`-byte aligned, as its type says): static extents and strides as given, run-time
+    ones read from it (`get<1>(mA.shape())`, as `Int64` when its offsets need 64 bits)."""
     index = Int64 if wide else Int32
 
-    def leaf(value: int | None, what: str, mode: int) -> Any:
-        if value is not None:
+    def leaf(value: int | RunTimeDim, what: str, mode: int) -> Any:
+        if not isinstance(value, RunTimeDim):
             return value
         tuple_expr = c.Call(c.Member(c.Id(cname), what))
-        return RunTimeInt(index.run_time(c.Call(c.Id("get"), (tuple_expr,), (c.Lit(str(mode)),))))
+        return RunTimeInt(index.run_time(c.Call(c.Id("get"), (tuple_expr,), (c.Lit(str(mode)),))),
+                          value.divisibility)
 
     layout = L.Layout(tuple(leaf(s, "shape", i) for i, s in enumerate(shape)),
                       tuple(leaf(d, "stride", i) for i, d in enumerate(stride)))
-    return Tensor(Pointer(c.Call(c.Member(c.Id(cname), "data")), dtype, "gmem"), layout)
+    data = c.Call(c.Member(c.Id(cname), "data"))
+    return Tensor(Pointer(data, dtype, "gmem", align=align, typed=True), layout)
 
 
 #: the key's stand-in for a run-time leaf (its value is a kernel parameter)
@@ -67,7 +78,7 @@ def _rebuilt(x: Any, fresh: Iterator[RunTimeInt]) -> Any:
 
 def _key(x: Any) -> Any:
     if isinstance(x, RunTimeInt):
-        return (_RUN_TIME, x.value.dtype)
+        return (_RUN_TIME, x.value.dtype, x.divisor)
     if isinstance(x, tuple):
         return tuple(_key(e) for e in x)
     if isinstance(x, Basis):
@@ -111,12 +122,7 @@ class TensorArgument:
         values: list[c.Expr] = []
         iterator = self.tensor.iterator
         if isinstance(iterator, Pointer):
-            base = iterator.base_expr()
-            if not (isinstance(iterator.offset, int) and iterator.offset == 0):
-                offset = iterator.offset
-                base = c.Binary("+", base, offset.value.expr() if isinstance(offset, RunTimeInt)
-                                else c.Lit(str(offset)))
-            values.append(base)
+            values.append(pointer_view(iterator))  # a bbx pointer, its alignment in its type
         return values + [leaf.value.expr() for leaf in _run_time_leaves(self._parts())]
 
     def bbx_parameter(self, names: list[str]) -> Tensor:
@@ -124,19 +130,20 @@ class TensorArgument:
         pointer_name = names[0] if isinstance(iterator, Pointer) else None
         leaf_names = names[1:] if pointer_name is not None else names
         leaves = _run_time_leaves(self._parts())
-        fresh = iter([RunTimeInt(leaf.value.dtype.run_time(c.Id(name)))
+        fresh = iter([RunTimeInt(leaf.value.dtype.run_time(c.Id(name)), leaf.divisor)
                       for leaf, name in zip(leaves, leaf_names, strict=True)])
         parts = _rebuilt(self._parts(), fresh)
         if isinstance(iterator, Pointer):
             assert pointer_name is not None
             shape, stride = parts
-            return Tensor(Pointer(c.Id(pointer_name), iterator.dtype, iterator.memspace),
+            return Tensor(Pointer(c.Id(pointer_name), iterator.dtype, iterator.memspace,
+                                  align=iterator.alignment, typed=True),
                           L.Layout(shape, stride))
         coord_shape, offset, shape, stride = parts
         return Tensor(CoordIterator(coord_shape, offset), L.Layout(shape, stride))
 
     def bbx_parameter_key(self) -> object:
         iterator = self.tensor.iterator
-        kind = (("pointer", iterator.dtype, iterator.memspace) if isinstance(iterator, Pointer)
-                else ("coordinates",))
+        kind = (("pointer", iterator.dtype, iterator.memspace, iterator.alignment)
+                if isinstance(iterator, Pointer) else ("coordinates",))
         return ("tensor", kind, _key(self._parts()))

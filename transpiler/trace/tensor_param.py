@@ -21,23 +21,27 @@ from .tensor import Tensor
 class DynamicTensor:
     """A run-time tensor argument: element type, shape and strides (`None` for a run-time
     extent or stride; strides default to row-major over the shape, as a torch/numpy array's),
-    and its address space."""
+    its address space and the bytes its pointer is aligned to (0: the element's alignment)."""
 
     dtype: type[Numeric]
     shape: tuple[int | None, ...]
     stride: tuple[int | None, ...] | None = None
     memspace: str = "gmem"
+    align: int = 0
 
 
 def dynamic_tensor(dtype: type[Numeric], shape: tuple[int | None, ...],
                    stride: tuple[int | None, ...] | None = None,
-                   memspace: str = "gmem") -> DynamicTensor:
+                   memspace: str = "gmem", align: int = 0) -> DynamicTensor:
     """The run-time tensor argument (`trace_function(f, [dynamic_tensor(Float32, (None, 4))])`)."""
     if memspace not in MEMSPACES:
         raise ValueError(f"memspace must be one of {MEMSPACES}, not {memspace!r}")
     if stride is not None and len(stride) != len(shape):
         raise ValueError(f"the stride {stride} does not match the shape {shape}")
-    return DynamicTensor(dtype, tuple(shape), None if stride is None else tuple(stride), memspace)
+    if align < 0 or align & (align - 1):
+        raise ValueError(f"the alignment {align} is not a power of two")
+    return DynamicTensor(dtype, tuple(shape), None if stride is None else tuple(stride), memspace,
+                         align)
 
 
 #: (Python expression, C++ name, C++ type, dtype) of each C++ parameter of a tensor argument
@@ -68,6 +72,6 @@ def tensor_parameter(ctx: TraceContext, name: str, spec: DynamicTensor) -> tuple
         stride = tuple(strides)
     else:
         stride = tuple(leaf(d, "stride", i) for i, d in enumerate(spec.stride))
-    tensor = Tensor(Pointer(c.Id(pointer), spec.dtype, spec.memspace),
+    tensor = Tensor(Pointer(c.Id(pointer), spec.dtype, spec.memspace, align=spec.align),
                     L.Layout(shape, stride))
     return tensor, made

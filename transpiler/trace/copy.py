@@ -234,28 +234,35 @@ def copy(atom: Any, src: Tensor, dst: Tensor, *, pred: Tensor | None = None,
         raise trace_error("copy-pred", f"a predicate of shape {pred.trace_layout.shape} for a "
                           f"copy of shape {src_layout.shape}",
                           "give one predicate per element, or one per index of modes 1..")
-    if _header_copies(copy_atom, src, dst, pred):
-        return
-    ctx = require("cute.copy")
     # cp.async under a false predicate reads nothing and fills its destination with zeros (the
     # DSL passes a source size of 0: `selp.b32 %r, 16, 0, %p; cp.async.ca... 16, %r`)
-    zero_fill = isinstance(atom.op if isinstance(atom, CopyAtom) else atom.atom.op, CopyG2SOp)
+    zero_fill = isinstance(copy_atom.op, CopyG2SOp)
+    header = _header_copies(copy_atom, src, dst, pred)
+    if header and not zero_fill:
+        return
+    ctx = require("cute.copy")
     for first in range(0, n, group):
         condition = as_numeric(pred[first // group]).expr()
-        block = ctx.child("if", None)
-        block.last_line = ctx.block.last_line  # the `if` has the copy's line above it
-        with ctx.enter(block):
-            for e in range(first, first + group):
-                dst[e] = src[e]
-        other: tuple[c.Stmt, ...] = ()
+        moved: tuple[c.Stmt, ...] = ()
+        if not header:
+            block = ctx.child("if", None)
+            block.last_line = ctx.block.last_line  # the `if` has the copy's line above it
+            with ctx.enter(block):
+                for e in range(first, first + group):
+                    dst[e] = src[e]
+            moved = tuple(block.stmts)
+        zeros: tuple[c.Stmt, ...] = ()
         if zero_fill:
             fill = ctx.child("else", None)
-            fill.last_line = block.last_line
+            fill.last_line = ctx.block.last_line
             with ctx.enter(fill):
                 for e in range(first, first + group):
                     dst[e] = dst.element_type(0)
-            other = tuple(fill.stmts)
-        ctx.emit(c.If(condition, tuple(block.stmts), other))
+            zeros = tuple(fill.stmts)
+        if header:  # the header moved the true steps: zeros where the predicate is false
+            ctx.emit(c.If(c.Unary("!", condition), zeros))
+        else:
+            ctx.emit(c.If(condition, moved, zeros))
 
 
 def autovec_copy(src: Tensor, dst: Tensor) -> None:

@@ -16,7 +16,7 @@ LONGEST_FIRST = (
     "tests/tools/",  # corpus and fuzzing
     "tests/mma/",
     "tests/e2e/test_norm_samples.py",
-    "tests/e2e/test_quack.py",  # QuACK's kernels, 13 builds
+    "tests/e2e/test_quack.py",  # QuACK's kernels, ~30 builds
     "tests/layout/test_differential_pycute.py",
 )
 

@@ -1,9 +1,9 @@
 """QuACK (Dao-AILab/quack, a CuTe-DSL kernel library), unmodified, through bbx on the simulator:
 its softmax, cross-entropy, RMSNorm and LayerNorm kernels, forward and backward, against torch
-in float64 on fresh random inputs (quack/quack_kernels.py), by staged execution. Not in checked mode: QuACK's
-kernels load whole tiles from shared memory, rows past the tensor's end included, which no copy
-wrote (their values are never stored; on a GPU that read is harmless), and checked mode calls
-any read of unwritten shared memory an error.
+in float64 on fresh random inputs (quack/quack_kernels.py), by staged execution. Not in checked
+mode: QuACK's kernels load whole tiles from shared memory, rows past the tensor's end included,
+which no copy wrote (their values are never stored; on a GPU that read is harmless), and checked
+mode calls any read of unwritten shared memory an error.
 
 QuACK lives in the test-only environment `.venv-quack` that `scripts/setup_quack.sh` makes (CI
 runs it); without it the test is skipped with a message. QuACK's own test files run through

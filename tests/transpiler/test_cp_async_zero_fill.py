@@ -4,17 +4,23 @@
 under a random mask, and every false step must read back as zeros — on the simulator in checked
 mode, translated and staged (both call the header's cpasync copy), against torch. In checked
 mode the zero fill is an asynchronous write like any cp.async: reading it before
-`cp_async_wait_group` is reported."""
+`cp_async_wait_group` is reported. Built for sm_90, each step is one cp.async whose source size
+is 16 or 0 (the zfill form, no separate store); for gfx950, the steps whose predicate holds are
+global_load_lds_dwordx4."""
 
 from __future__ import annotations
 
+import json
 import os
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from bbx.targets import toolchain
 
 from .conftest import ROOT
 
@@ -121,3 +127,43 @@ def test_reading_the_zero_fill_before_the_wait_is_reported(workdir: Path) -> Non
     assert proc.returncode != 0, proc.stdout[-6000:]
     assert "has not written yet" in proc.stdout, proc.stdout[-6000:]
     assert "zero_fill_kernels.py" in proc.stdout, proc.stdout[-6000:]
+
+
+def _build(workdir: Path, target: str) -> Path:
+    out = workdir / f"bundle_{target}"
+    env = {**os.environ, "BBX_CACHE_DIR": str(workdir / "cache")}
+    env.pop("BBX_STAGED", None)
+    kernel = f"{workdir / 'zero_fill_kernels.py'}:zero_fill"
+    cmd = [sys.executable, "-m", "bbx.cli", "build", kernel, "--target", target,
+           "--arg", "f32[256]:stride(1)@16", "--arg", "i32[2,32]", "--arg", "f32[256]:stride(1)",
+           "--const", "early=False", "-o", str(out)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, env=env, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return out
+
+
+@pytest.mark.skipif(toolchain.cuda_compiler() is None, reason="no nvcc")
+def test_sm90_steps_are_cp_async_with_a_source_size(workdir: Path) -> None:
+    out = _build(workdir, "cuda")
+    command = json.loads((out / "manifest.json").read_text())["commands"][-1]
+    c = command.index("-c")
+    ptx = [*command[:c], "-ptx", command[c + 1], "-o", "unit.ptx"]
+    proc = subprocess.run(ptx, capture_output=True, text=True, cwd=out, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    text = (out / "unit.ptx").read_text()
+    copies = re.findall(r"cp\.async\.c[ag]\.shared\.global \[[^]]+\], \[[^]]+\], (\d+)(, %r\d+)?;",
+                        text)
+    assert len(copies) == 2, copies  # one per step
+    assert all(size == "16" and src_size for size, src_size in copies), copies
+    stores = re.findall(r"\bst\.shared\S*", text)
+    assert len(stores) == 2, stores  # the sentinel's, one per step: no separate zero store
+
+
+@pytest.mark.skipif(toolchain.amd_compiler() is None, reason="no AMD compiler (clang++-22)")
+def test_gfx950_true_steps_are_global_load_lds(workdir: Path) -> None:
+    out = _build(workdir, "gfx950")
+    proc = subprocess.run([sys.executable, "-m", "bbx.cli", "inspect", str(out), "--json"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    (kernel,) = json.loads(proc.stdout)["kernels"]
+    assert kernel["instruction_mix"].get("global_load_lds_dwordx4") == 2, kernel["instruction_mix"]

@@ -1,12 +1,20 @@
 """DSL-style copies traced by tests/trace/test_traced_copy.py: a tiled copy under per-vector
-predicates and `autovec_copy`, between a 16-byte aligned row-major tensor and registers."""
+predicates and `autovec_copy`, between a 16-byte aligned row-major tensor and registers; a
+cp.async copy into registers (an error)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from bbx.trace import tensor_api as cute
-from bbx.trace.copy import CopyUniversalOp, autovec_copy, copy, make_copy_atom, make_tiled_copy_tv
+from bbx.trace.copy import (
+    CopyG2SOp,
+    CopyUniversalOp,
+    autovec_copy,
+    copy,
+    make_copy_atom,
+    make_tiled_copy_tv,
+)
 from bbx.trace.scalar import Boolean, Float32
 
 #: columns of a tile; 4 threads of 4 values cover it twice
@@ -42,3 +50,13 @@ def autovec_round_trip(x: Any, y: Any, row: Any, t: Any) -> None:
     autovec_copy(gX, frag)
     frag.store(frag.load() + 1.0)
     autovec_copy(frag, gY)
+
+
+def g2s_into_registers(x: Any, row: Any, t: Any, tidx: Any) -> None:
+    """A cpasync.CopyG2SOp copy whose destination is registers: cp.async writes shared memory
+    only."""
+    atom = make_copy_atom(CopyG2SOp(), Float32, num_bits_per_copy=128)
+    thr = make_tiled_copy_tv(atom, cute.make_layout(4), cute.make_layout(4)).get_slice(tidx)
+    tXgX = thr.partition_S(cute.local_tile(x[row, None], (TILE,), (t,)))
+    frag = cute.make_fragment_like(tXgX)
+    copy(atom, tXgX, frag)

@@ -5,6 +5,7 @@ random inputs; seed printed on failure, BBX_SEED replays)."""
 
 from __future__ import annotations
 
+import inspect
 import re
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ import numpy as np
 import pytest
 
 from bbx.trace.entry import TracedFunction, dynamic, trace_function
+from bbx.trace.errors import TraceError
 from bbx.trace.scalar import Float32, Int32
 from bbx.trace.tensor_param import dynamic_tensor
 
@@ -88,3 +90,14 @@ def test_copies_compute_what_numpy_computes(traced: dict[str, TracedFunction],
         context = f"seed={lc.SEED} {name} {args[2:]}\n{traced[name].text}"
         np.testing.assert_array_equal(x_after, x, err_msg=context)
         np.testing.assert_array_equal(y_after, want, err_msg=context)
+
+
+def test_a_cp_async_copy_into_registers_is_a_located_error() -> None:
+    """A cpasync.CopyG2SOp copy is the header's cp.async copy, global to shared memory only."""
+    with pytest.raises(TraceError) as info:
+        trace_function(k.g2s_into_registers, [ROWS, I32, I32, I32])
+    d = info.value.diagnostic
+    lines, first = inspect.getsourcelines(k.g2s_into_registers)
+    (line,) = [first + i for i, text in enumerate(lines) if "copy(atom, tXgX, frag)" in text]
+    assert (d.code, d.path, d.line) == ("copy-g2s-space", k.__file__, line), str(info.value)
+    assert "gmem to rmem" in str(info.value), str(info.value)

@@ -55,9 +55,9 @@ class CopyUniversalOp:
 
 class CopyG2SOp:
     """`cute.nvgpu.cpasync.CopyG2SOp(cache_mode=...)`: an asynchronous global -> shared copy
-    (cp.async), complete after `cute.arch.cp_async_wait_group`. Traced copies with it move
-    their data at once, which is one valid order of the asynchronous copy; commit and wait are
-    then ordering points only."""
+    (cp.async), complete after `cute.arch.cp_async_wait_group`. Traced copies with it are the
+    header's cpasync copy (bbx/atom/copy_async.hpp): asynchronous where the target can, and
+    zero-filling the steps whose predicate is false."""
 
     __module__ = "cutlass.cute.nvgpu.cpasync"
 
@@ -76,6 +76,9 @@ class CopyG2SOp:
 
 
 COPY_OPS = (CopyUniversalOp, CopyG2SOp)
+
+#: The members of the DSL's cute.nvgpu.LoadCacheMode (C++: bbx::LoadCacheMode).
+LOAD_CACHE_MODES = ("ALWAYS", "GLOBAL", "STREAMING", "LAST_USE", "NONE")
 
 
 @dataclass(frozen=True)
@@ -202,7 +205,9 @@ def copy(atom: Any, src: Tensor, dst: Tensor, *, pred: Tensor | None = None,
     """`cute.copy(atom, src, dst, pred=None)`: each element of `src` into the element of `dst` of
     the same (flat) index. A predicate has one entry per element, or one per index of modes 1..
     (CuTe's copy_if: a step moves mode 0); an element whose predicate is false is neither read
-    nor written."""
+    nor written — except with a cpasync.CopyG2SOp atom, whose false steps read nothing and write
+    zeros (cp.async with a source size of 0, as NVIDIA's DSL lowers it: the header's cpasync
+    copy does it, bbx/atom/copy_async.hpp)."""
     if not isinstance(atom, (CopyAtom, TiledCopy)):
         raise trace_error("copy-atom", f"cute.copy with a {type(atom).__name__}",
                           "give a copy atom or a tiled copy")
@@ -218,51 +223,55 @@ def copy(atom: Any, src: Tensor, dst: Tensor, *, pred: Tensor | None = None,
         raise trace_error("copy-shape", f"cute.copy from shape {src_layout.shape} to "
                           f"{dst_layout.shape}", "the sizes must be the same")
     copy_atom = atom.atom if isinstance(atom, TiledCopy) else atom
+    group = 1 if pred is None else _pred_group(pred, src_layout)
+    if isinstance(copy_atom.op, CopyG2SOp):
+        _check_g2s(copy_atom, src, dst, pred)
+    if _header_copies(copy_atom, src, dst, pred):
+        return
     if pred is None:
-        if _header_copies(copy_atom, src, dst, None):
-            return
         for e in range(n):
             dst[e] = src[e]
-        return
-    per_step = it.product(it.wrap(src_layout.shape)[0])
-    entries = L.size(pred.trace_layout)
-    if entries == n:
-        group = 1  # a predicate per element
-    elif entries * per_step == n:
-        group = per_step  # a predicate per step
-    else:
-        raise trace_error("copy-pred", f"a predicate of shape {pred.trace_layout.shape} for a "
-                          f"copy of shape {src_layout.shape}",
-                          "give one predicate per element, or one per index of modes 1..")
-    # cp.async under a false predicate reads nothing and fills its destination with zeros (the
-    # DSL passes a source size of 0: `selp.b32 %r, 16, 0, %p; cp.async.ca... 16, %r`)
-    zero_fill = isinstance(copy_atom.op, CopyG2SOp)
-    header = _header_copies(copy_atom, src, dst, pred)
-    if header and not zero_fill:
         return
     ctx = require("cute.copy")
     for first in range(0, n, group):
         condition = as_numeric(pred[first // group]).expr()
-        moved: tuple[c.Stmt, ...] = ()
-        if not header:
-            block = ctx.child("if", None)
-            block.last_line = ctx.block.last_line  # the `if` has the copy's line above it
-            with ctx.enter(block):
-                for e in range(first, first + group):
-                    dst[e] = src[e]
-            moved = tuple(block.stmts)
-        zeros: tuple[c.Stmt, ...] = ()
-        if zero_fill:
-            fill = ctx.child("else", None)
-            fill.last_line = ctx.block.last_line
-            with ctx.enter(fill):
-                for e in range(first, first + group):
-                    dst[e] = dst.element_type(0)
-            zeros = tuple(fill.stmts)
-        if header:  # the header moved the true steps: zeros where the predicate is false
-            ctx.emit(c.If(c.Unary("!", condition), zeros))
-        else:
-            ctx.emit(c.If(condition, moved, zeros))
+        block = ctx.child("if", None)
+        block.last_line = ctx.block.last_line  # the `if` has the copy's line above it
+        with ctx.enter(block):
+            for e in range(first, first + group):
+                dst[e] = src[e]
+        ctx.emit(c.If(condition, tuple(block.stmts)))
+
+
+def _pred_group(pred: Tensor, src_layout: L.Layout) -> int:
+    """How many elements one predicate entry covers: 1 (one per element) or a step of mode 0."""
+    n = L.size(src_layout)
+    per_step = it.product(it.wrap(src_layout.shape)[0])
+    entries = L.size(pred.trace_layout)
+    if entries == n:
+        return 1  # a predicate per element
+    if entries * per_step == n:
+        return per_step  # a predicate per step
+    raise trace_error("copy-pred", f"a predicate of shape {pred.trace_layout.shape} for a "
+                      f"copy of shape {src_layout.shape}",
+                      "give one predicate per element, or one per index of modes 1..")
+
+
+def _check_g2s(atom: CopyAtom, src: Tensor, dst: Tensor, pred: Tensor | None) -> None:
+    """A cpasync.CopyG2SOp copy is the header's (asynchronous, zero-filling under a predicate):
+    global to shared memory, tensors and atom of one element type."""
+    assert isinstance(src.iterator, Pointer) and isinstance(dst.iterator, Pointer)
+    spaces = (src.iterator.memspace, dst.iterator.memspace)
+    if spaces != ("gmem", "smem"):
+        raise trace_error("copy-g2s-space", f"a cpasync.CopyG2SOp copy from {spaces[0]} to "
+                          f"{spaces[1]}", "cp.async copies global memory to shared memory")
+    if not _same_element_type(src, dst) or atom.value_type.width != src.element_type.width:
+        raise trace_error("copy-g2s-type", f"a cpasync.CopyG2SOp copy of {atom.value_type} "
+                          f"from {src.element_type} to {dst.element_type}",
+                          "the source, the destination and the atom have one element type")
+    if pred is not None and not has_view(pred):
+        raise trace_error("copy-g2s-pred", "a cpasync.CopyG2SOp copy under a predicate that is "
+                          "not a tensor in memory", "give a Boolean tensor (make_rmem_tensor)")
 
 
 def autovec_copy(src: Tensor, dst: Tensor) -> None:
@@ -297,7 +306,7 @@ def _header_copies(atom: CopyAtom, src: Tensor, dst: Tensor, pred: Tensor | None
     row = atom.value_type.bbx_row
     assert row is not None
     cxx_atom = c.Call(c.Id("make_copy_atom"), (
-        c.Construct(c.Type("CopyUniversalOp")),
+        _cxx_op(atom.op),
         c.Construct(c.Type("type_c", (c.Type(row.cxx),))),
         static_int(atom.num_bits_per_copy)))
     if pred is None:
@@ -305,6 +314,17 @@ def _header_copies(atom: CopyAtom, src: Tensor, dst: Tensor, pred: Tensor | None
     else:
         _emit_call("copy_if", (cxx_atom, tensor_view(pred), tensor_view(src), tensor_view(dst)))
     return True
+
+
+def _cxx_op(op: Any) -> c.Expr:
+    """The C++ copy op: `CopyG2SOp{}` / `CopyG2SOp(C<LoadCacheMode::M>{})` for cpasync atoms (the
+    header's asynchronous copy), `CopyUniversalOp{}` otherwise."""
+    if not isinstance(op, CopyG2SOp):
+        return c.Construct(c.Type("CopyUniversalOp"))
+    mode = getattr(op.cache_mode, "name", None)
+    if mode not in LOAD_CACHE_MODES:
+        return c.Construct(c.Type("CopyG2SOp"))
+    return c.Call(c.Id("CopyG2SOp"), (c.Construct(c.Type("C", (c.Id(f"LoadCacheMode::{mode}"),))),))
 
 
 def _emit_call(name: str, args: tuple[c.Expr, ...]) -> None:

@@ -21,6 +21,8 @@
 // Predicated copy: `pred` has one entry per element (size(pred) == size(src)), or one per mode-1+
 // index (size(pred) * size<0>(src) == size(src), CuTe C++'s copy_if). Elements whose predicate is
 // false are neither read nor written; a chunk is moved wide only when all its predicates hold.
+// (cpasync.CopyG2SOp atoms are the exception, as in NVIDIA's DSL: atom/copy_async.hpp writes
+// zeros where the predicate is false.)
 #pragma once
 
 #include <type_traits>

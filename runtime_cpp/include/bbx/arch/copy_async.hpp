@@ -4,6 +4,10 @@
 // NVIDIA (the DSL's cpasync.CopyG2SOp):
 //   SM80_CP_ASYNC<Bytes, Global>   cp.async.{ca,cg}.shared.global [dst], [src], Bytes  (4, 8, 16;
 //                                  .cg, L2 only, is for 16 bytes: the DSL's LoadCacheMode.GLOBAL)
+//   SM80_CP_ASYNC_ZFILL<Bytes, Global>
+//                                  cp.async.{ca,cg}.shared.global [dst], [src], Bytes, src_size:
+//                                  src_size = pred ? Bytes : 0 (0: nothing read, zeros written),
+//                                  the form NVIDIA's DSL uses for a predicated CopyG2SOp
 //   cp_async_commit_group()        cp.async.commit_group
 //   cp_async_wait_group<N>()       cp.async.wait_group N
 // AMD (gfx942: 1, 2, 4 bytes; gfx950 also 16):
@@ -35,6 +39,18 @@ struct SM80_CP_ASYNC {
   template <class Self = SM80_CP_ASYNC>
   BBX_HOST_DEVICE static void copy(void const* gmem_src, void* smem_dst) {
     ::bbx::arch::cp_async_shared_global<Bytes, Global, Self>(gmem_src, smem_dst);
+  }
+};
+
+// cp.async whose source size is Bytes when `pred` and 0 otherwise (the zero fill).
+template <int Bytes, bool Global = false>
+struct SM80_CP_ASYNC_ZFILL {
+  static_assert(Bytes == 4 || Bytes == 8 || Bytes == 16, "cp.async moves 4, 8 or 16 bytes");
+  static_assert(!Global || Bytes == 16, "cp.async.cg (cache global) moves 16 bytes");
+  static constexpr int bytes = Bytes;
+  template <class Self = SM80_CP_ASYNC_ZFILL>
+  BBX_HOST_DEVICE static void copy(void const* gmem_src, void* smem_dst, bool pred) {
+    ::bbx::arch::cp_async_shared_global_zfill<Bytes, Global, Self>(gmem_src, smem_dst, pred ? Bytes : 0);
   }
 };
 

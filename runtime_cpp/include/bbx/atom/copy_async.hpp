@@ -12,7 +12,16 @@
 //     global_load_lds (gfx950: 4 or 16 bytes, gfx942: 4 bytes); otherwise chunks are loaded
 //     into registers and written to LDS at once (always with -DBBX_NO_AMD_ASYNC_LDS);
 //   * simulator: cp.async semantics (platform/cpu/async_copy.hpp), including checked mode.
-// Predicated elements (pred false) are neither read nor written, as for every copy.
+// Predicated copies zero-fill, as NVIDIA's DSL lowers them (cp.async with a source size of 0 for
+// a false predicate: `selp.b32 %r, 16, 0, %p; cp.async.ca.shared.global [d], [s], 16, %r`): an
+// element whose predicate is false is not read, and its destination is written with zeros
+// (libraries rely on it, e.g. for the out-of-bounds part of a tile). Per target, a false step is
+//   * CUDA: the same cp.async with a source size of 0 (SM80_CP_ASYNC_ZFILL), completed by the
+//     group waits; widths cp.async lacks (1, 2 bytes) store zeros at once;
+//   * AMD: zeros stored to LDS at once (the steps whose predicate holds load as above);
+//   * simulator: an asynchronous copy of zeros that reads nothing, written when a wait retires
+//     its group (in checked mode an early access to it is reported, as for any cp.async).
+// (The generic copy_if of algorithm/copy.hpp leaves false elements untouched, as CuTe's.)
 #pragma once
 
 #include <type_traits>
@@ -62,6 +71,12 @@ template <int Bytes, LoadCacheMode Mode, class T>
 BBX_HOST_DEVICE void g2s_chunk(T const* src, T* dst, bool dma BBX_COPY_SITE_PARAM) {
   arch::g2s_chunk<Bytes, (Bytes == 16 && Mode == LoadCacheMode::GLOBAL)>(src, dst, dma BBX_COPY_SITE_ARG);
 }
+// The same chunk under a predicate: moved when `pred`, else its destination zero-filled
+// (arch::g2s_chunk_zfill).
+template <int Bytes, LoadCacheMode Mode, class T>
+BBX_HOST_DEVICE void g2s_chunk_zfill(T const* src, T* dst, bool dma, bool pred BBX_COPY_SITE_PARAM) {
+  arch::g2s_chunk_zfill<Bytes, (Bytes == 16 && Mode == LoadCacheMode::GLOBAL)>(src, dst, dma, pred BBX_COPY_SITE_ARG);
+}
 
 template <int V, bool RuntimeAlign, LoadCacheMode Mode, class Src, class Dst, class Pred>
 BBX_HOST_DEVICE void g2s_chunks(Src const& src, Dst& dst, Pred const& pred BBX_COPY_SITE_PARAM) {
@@ -80,25 +95,34 @@ BBX_HOST_DEVICE void g2s_chunks(Src const& src, Dst& dst, Pred const& pred BBX_C
   }
   static_for<N / V>([&](auto c) BBX_INLINE {
     constexpr int I0 = decltype(c)::value * V;
-    bool all = true;
-    if constexpr (has_pred) all = pred_chunk_all<I0, V, N>(pred);
     if constexpr (V > 1) {
       // A chunk of the atom's width is contiguous (proven); its alignment is the program's
       // promise, as for the DSL's cp.async of that width (checked on the simulator).
       BBX_ASSERT(!RuntimeAlign || (addr_aligned(s, sl(Int<I0>{}), V * int(sizeof(T))) &&
                                    addr_aligned(d, dl(Int<I0>{}), V * int(sizeof(T)))),
                  "cpasync copy: a chunk of the atom's width is not aligned to its size");
-      if (all) {
-        g2s_chunk<V * int(sizeof(T)), Mode>((s + sl(Int<I0>{})).get(), (d + dl(Int<I0>{})).get(), dma BBX_COPY_SITE_ARG);
+      if constexpr (chunk_read_whole_or_none<I0, V, N, Pred>()) {
+        // one predicate for the whole chunk (the DSL's one predicate per step): moved or zeroed
+        g2s_chunk_zfill<V * int(sizeof(T)), Mode>((s + sl(Int<I0>{})).get(), (d + dl(Int<I0>{})).get(), dma,
+                                                  pred_at<I0, N>(pred) BBX_COPY_SITE_ARG);
         return;
+      } else {
+        bool all = true;
+        if constexpr (has_pred) all = pred_chunk_all<I0, V, N>(pred);
+        if (all) {
+          g2s_chunk<V * int(sizeof(T)), Mode>((s + sl(Int<I0>{})).get(), (d + dl(Int<I0>{})).get(), dma BBX_COPY_SITE_ARG);
+          return;
+        }
       }
     }
     static_for<V>([&](auto k) BBX_INLINE {
       constexpr int I = I0 + decltype(k)::value;
       if constexpr (has_pred) {
-        if (!pred_at<I, N>(pred)) return;
+        g2s_chunk_zfill<int(sizeof(T)), Mode>((s + sl(Int<I>{})).get(), (d + dl(Int<I>{})).get(), false,
+                                              pred_at<I, N>(pred) BBX_COPY_SITE_ARG);
+      } else {
+        g2s_chunk<int(sizeof(T)), Mode>((s + sl(Int<I>{})).get(), (d + dl(Int<I>{})).get(), false BBX_COPY_SITE_ARG);
       }
-      g2s_chunk<int(sizeof(T)), Mode>((s + sl(Int<I>{})).get(), (d + dl(Int<I>{})).get(), false BBX_COPY_SITE_ARG);
     });
   });
 }

@@ -23,6 +23,12 @@ BBX_HOST_DEVICE void cp_async_shared_global(void const* gmem_src, void* smem_dst
   static_assert(dependent_false<Op>, "cp.async is an NVIDIA instruction (AMD: AMD_GLOBAL_LOAD_LDS)");
 }
 
+template <int Bytes, bool Global, class Op>
+BBX_HOST_DEVICE void cp_async_shared_global_zfill(void const* gmem_src, void* smem_dst, int src_bytes) {
+  (void)gmem_src, (void)smem_dst, (void)src_bytes;
+  static_assert(dependent_false<Op>, "cp.async is an NVIDIA instruction (AMD: AMD_GLOBAL_LOAD_LDS)");
+}
+
 // gmem_src: this lane's source; lds_base: the wave's destination (lane i writes
 // lds_base + i * Bytes), the same in every active lane.
 template <int Bytes, class Op>
@@ -126,6 +132,18 @@ BBX_HOST_DEVICE void g2s_chunk(T const* src, T* dst, [[maybe_unused]] bool dma) 
   }
 #endif
   *reinterpret_cast<R*>(static_cast<void*>(dst)) = *reinterpret_cast<R const*>(static_cast<void const*>(src));
+}
+
+// One chunk of `Bytes` bytes under a predicate: the chunk (g2s_chunk) when `pred`, else zeros
+// written to LDS at once (the lanes whose predicate holds keep their global_load_lds: a lane that
+// stores zeros is not in their EXEC mask, so they do not write its block).
+template <int Bytes, bool Global, class T>
+BBX_HOST_DEVICE void g2s_chunk_zfill(T const* src, T* dst, bool dma, bool pred) {
+  if (pred) {
+    g2s_chunk<Bytes, Global>(src, dst, dma);
+  } else {
+    *reinterpret_cast<uint_bits_t<Bytes * 8>*>(static_cast<void*>(dst)) = uint_bits_t<Bytes * 8>{};
+  }
 }
 
 // Chunk `e` (the 16 bytes at element e) of a tile that whole waves load, chunk c to element

@@ -4,7 +4,9 @@
 // Per thread, copies are issued into an open group; commit closes it; wait(N) retires the oldest
 // committed groups until at most N remain. A copy reads its source when it is issued and writes
 // its destination only when its group is retired, so a kernel that reads the destination too
-// early sees stale data here, as it may on hardware. Uncommitted copies are not waited for (as
+// early sees stale data here, as it may on hardware. A copy of `bytes` with a source size below
+// it (cp.async's src-size operand) reads only the first `src_bytes` and writes zeros after them:
+// with a source size of 0 it reads nothing and its write is all zeros, retired like any other. Uncommitted copies are not waited for (as
 // PTX); copies still pending when the block ends are dropped with the block's shared memory.
 //
 // Checked mode (BBX_SIM_CHECK=1) additionally reports, naming both sites:
@@ -56,7 +58,7 @@ struct AsyncState {
 // compiled there only, with the per-thread state: a unit sees these declarations, neither the
 // state (whose constructor, destructor and TLS initialisation a unit would emit, used or not) nor
 // any use of its containers (which every unit would instantiate).
-BBX_SIM_FN void async_issue(void* dst, const void* src, int bytes, std::source_location loc);
+BBX_SIM_FN void async_issue(void* dst, const void* src, int bytes, int src_bytes, std::source_location loc);
 BBX_SIM_FN void async_commit();
 BBX_SIM_FN void async_wait(int pending_groups, std::source_location loc);
 
@@ -119,19 +121,21 @@ inline void retire(AsyncState& s, std::vector<AsyncCopy>& group, const std::sour
 // there only).
 inline const bool async_check_installed = (async_copy_check = &check_async_pending, true);
 
-BBX_SIM_FN void async_issue(void* dst, const void* src, int bytes, std::source_location loc) {
+BBX_SIM_FN void async_issue(void* dst, const void* src, int bytes, int src_bytes, std::source_location loc) {
   Thread& t = cur("cp.async");
   Block& b = *t.blk;
   if (bytes <= 0 || bytes > 16) kernel_error("cp.async: a copy moves 1 to 16 bytes");
+  if (src_bytes < 0 || src_bytes > bytes)
+    kernel_error("cp.async: the source size must be between 0 and the copy's size");
   AsyncState& s = async_for(b);
   const std::source_location at = access_site_or(loc);
-  check_global_access(src, static_cast<std::size_t>(bytes), false, at);
+  if (src_bytes > 0) check_global_access(src, static_cast<std::size_t>(src_bytes), false, at);
   if (config().checked) check_shared_access(dst, static_cast<std::size_t>(bytes), true, at);
-  AsyncCopy c;
+  AsyncCopy c;  // c.data is zeros past src_bytes (the zero fill)
   c.dst = static_cast<char*>(dst);
   c.bytes = bytes;
   c.loc = at;
-  std::memcpy(c.data, src, static_cast<std::size_t>(bytes));
+  if (src_bytes > 0) std::memcpy(c.data, src, static_cast<std::size_t>(src_bytes));
   s.threads[static_cast<std::size_t>(t.tid)].open.push_back(c);
   s.pending.emplace(reinterpret_cast<std::uintptr_t>(dst), PendingCopy{bytes, t.tid, at});
 }
@@ -159,7 +163,11 @@ BBX_SIM_FN void async_wait(int pending_groups, std::source_location loc) {
 }  // namespace detail
 
 inline void async_copy_issue(void* dst, const void* src, int bytes, std::source_location loc) {
-  detail::async_issue(dst, src, bytes, loc);
+  detail::async_issue(dst, src, bytes, bytes, loc);
+}
+// cp.async with a source size: reads src_bytes (0..bytes) of src, zero-fills the rest of dst.
+inline void async_copy_issue_zfill(void* dst, const void* src, int bytes, int src_bytes, std::source_location loc) {
+  detail::async_issue(dst, src, bytes, src_bytes, loc);
 }
 inline void async_copy_commit() { detail::async_commit(); }
 inline void async_copy_wait(int pending_groups, std::source_location loc) {

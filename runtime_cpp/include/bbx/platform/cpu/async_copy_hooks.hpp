@@ -16,6 +16,7 @@
 namespace bbx::sim {
 // Defined in bbx/platform/cpu/async_copy.hpp.
 inline void async_copy_issue(void* dst, const void* src, int bytes, std::source_location loc);
+inline void async_copy_issue_zfill(void* dst, const void* src, int bytes, int src_bytes, std::source_location loc);
 inline void async_copy_commit();
 inline void async_copy_wait(int pending_groups, std::source_location loc);
 }  // namespace bbx::sim
@@ -26,6 +27,13 @@ template <int Bytes, bool Global, class Op>
 inline void cp_async_shared_global(void const* gmem_src, void* smem_dst,
                                    std::source_location loc = std::source_location::current()) {
   ::bbx::sim::async_copy_issue(smem_dst, gmem_src, Bytes, loc);
+}
+
+// cp.async with its source-size operand: reads src_bytes (0..Bytes) and zero-fills the rest.
+template <int Bytes, bool Global, class Op>
+inline void cp_async_shared_global_zfill(void const* gmem_src, void* smem_dst, int src_bytes,
+                                         std::source_location loc = std::source_location::current()) {
+  ::bbx::sim::async_copy_issue_zfill(smem_dst, gmem_src, Bytes, src_bytes, loc);
 }
 
 template <int Bytes, class Op>
@@ -62,6 +70,13 @@ inline bool lds_wave_contiguous(T*) {
 template <int Bytes, bool Global, class T>
 inline void g2s_chunk(T const* src, T* dst, bool, std::source_location site) {
   ::bbx::sim::async_copy_issue(dst, src, Bytes, site);
+}
+
+// One chunk of `Bytes` bytes under a predicate: the chunk when `pred`, else zeros (the
+// simulator's cp.async with a source size of 0, retired by the group waits like any copy).
+template <int Bytes, bool Global, class T>
+inline void g2s_chunk_zfill(T const* src, T* dst, bool, bool pred, std::source_location site) {
+  ::bbx::sim::async_copy_issue_zfill(dst, src, Bytes, pred ? Bytes : 0, site);
 }
 
 // Chunk `e` (the 16 bytes at element e) of a tile that whole waves load: the simulator's cp.async.

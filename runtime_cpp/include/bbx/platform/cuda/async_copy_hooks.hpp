@@ -30,6 +30,28 @@ BBX_HOST_DEVICE void cp_async_shared_global(void const* gmem_src, void* smem_dst
 #endif
 }
 
+// cp.async with its source-size operand (the zfill form): reads src_bytes (0..Bytes) of the
+// source and writes zeros to the rest of the Bytes; a source size of 0 reads nothing.
+template <int Bytes, bool Global, class Op>
+BBX_HOST_DEVICE void cp_async_shared_global_zfill(void const* gmem_src, void* smem_dst, int src_bytes) {
+#if defined(__CUDA_ARCH__)
+#  if __CUDA_ARCH__ >= 800
+  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem_dst));
+  if constexpr (Global) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], %2, %3;\n" ::"r"(dst), "l"(gmem_src), "n"(Bytes),
+                 "r"(src_bytes));
+  } else {
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(dst), "l"(gmem_src), "n"(Bytes),
+                 "r"(src_bytes));
+  }
+#  else
+  static_assert(dependent_false<Op>, "cp.async needs sm_80 or later");
+#  endif
+#else
+  (void)gmem_src, (void)smem_dst, (void)src_bytes;  // host pass
+#endif
+}
+
 template <int Bytes, class Op>
 BBX_HOST_DEVICE void global_load_lds(void const* gmem_src, void* lds_base) {
   (void)gmem_src, (void)lds_base;
@@ -96,6 +118,19 @@ BBX_HOST_DEVICE void g2s_chunk(T const* src, T* dst, bool) {
   } else {
     using R = uint_bits_t<Bytes * 8>;
     *reinterpret_cast<R*>(static_cast<void*>(dst)) = *reinterpret_cast<R const*>(static_cast<void const*>(src));
+  }
+}
+
+// One chunk of `Bytes` bytes under a predicate: the chunk when `pred`, else zeros. 4, 8 and 16
+// bytes: one cp.async whose source size is Bytes or 0 (no branch: `selp` + the zfill form, as
+// NVIDIA's DSL lowers a predicated CopyG2SOp); otherwise a synchronous copy or zero store.
+template <int Bytes, bool Global, class T>
+BBX_HOST_DEVICE void g2s_chunk_zfill(T const* src, T* dst, bool, bool pred) {
+  if constexpr (Bytes == 4 || Bytes == 8 || Bytes == 16) {
+    cp_async_shared_global_zfill<Bytes, Global, T>(src, dst, pred ? Bytes : 0);
+  } else {
+    using R = uint_bits_t<Bytes * 8>;
+    *reinterpret_cast<R*>(static_cast<void*>(dst)) = pred ? *reinterpret_cast<R const*>(static_cast<void const*>(src)) : R{};
   }
 }
 

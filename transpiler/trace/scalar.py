@@ -24,6 +24,7 @@ attributes (`width`, `signed`, `min`, `max`, `zero`, `inf`, `bbx_dtype`...) matc
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import operator
 from collections.abc import Callable
@@ -39,6 +40,33 @@ from .placement import takes_placement
 # ---------------------------------------------------------------------------------------------
 # Run-time values
 # ---------------------------------------------------------------------------------------------
+
+
+#: the deepest expression a run-time value keeps inline (deeper ones get a variable when used)
+MAX_NESTING = 32
+
+
+def _nested_deeper_than(expr: object, limit: int) -> bool:
+    """Whether `expr` nests more than `limit` levels (walks at most `limit` levels)."""
+    level: list[object] = [expr]
+    for _ in range(limit):
+        level = [child for node in level for child in _children(node)]
+        if not level:
+            return False
+    return True
+
+
+def _children(node: object) -> list[object]:
+    if not dataclasses.is_dataclass(node):
+        return []
+    out: list[object] = []
+    for f in dataclasses.fields(node):
+        value = getattr(node, f.name)
+        if isinstance(value, tuple):
+            out.extend(v for v in value if dataclasses.is_dataclass(v))
+        elif dataclasses.is_dataclass(value):
+            out.append(value)
+    return out
 
 
 class CxxValue:
@@ -80,11 +108,15 @@ class CxxValue:
                 "variable before the `if`/loop so that it is carried out of it")
 
     def use(self) -> c.Expr:
-        """The expression, for use inside another one (a second use gets a variable first)."""
+        """The expression, for use inside another one (a second use gets a variable first, and
+        so does an expression nested deeper than `MAX_NESTING`: a fold over a long vector
+        becomes a chain of statements, not one expression the printer and compiler recurse
+        through)."""
         ctx = require("a run-time value")
         self.check_visible(ctx)
         self.uses += 1
-        if self.uses >= 2 and not self.is_leaf and not ctx.speculative:
+        if not self.is_leaf and not ctx.speculative and (
+                self.uses >= 2 or _nested_deeper_than(self.expr, MAX_NESTING)):
             self.materialize("tmp")
         return self.expr
 

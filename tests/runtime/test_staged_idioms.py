@@ -74,13 +74,18 @@ print("PASS")
 def test_cp_async_zero_fill_warp_reduction_and_packed_vectors(tmp_path: Path) -> None:
     rng = random.Random()
     group, limit = rng.choice([2, 4, 8, 16, 32]), rng.randint(1, 31)
-    (tmp_path / "driver.py").write_text(textwrap.dedent(SCRIPT.format(group=group, limit=limit)))
+    proc = _run_staged(tmp_path, SCRIPT.format(group=group, limit=limit))
+    assert proc.returncode == 0 and "PASS" in proc.stdout, (group, limit, proc.stdout[-4000:])
+
+
+def _run_staged(tmp_path: Path, script: str) -> subprocess.CompletedProcess[str]:
+    """`bbx run` of `script` by staged execution on the simulator, in checked mode."""
+    (tmp_path / "driver.py").write_text(textwrap.dedent(script))
     env = {**os.environ, "BBX_STAGED": "1", "BBX_TARGET": "cpu", "BBX_SIM_CHECK": "1",
            "BBX_CACHE_DIR": str(tmp_path / "cache")}
-    proc = subprocess.run([sys.executable, "-m", "bbx.cli", "run", str(tmp_path / "driver.py")],
+    return subprocess.run([sys.executable, "-m", "bbx.cli", "run", str(tmp_path / "driver.py")],
                           cwd=tmp_path, env=env, stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, text=True, timeout=600)
-    assert proc.returncode == 0 and "PASS" in proc.stdout, (group, limit, proc.stdout[-4000:])
 
 
 PIPELINE_SCRIPT = '''
@@ -154,11 +159,5 @@ def test_pipeline_states_in_a_run_time_loop_and_a_recast_pointer(tmp_path: Path)
     Float32."""
     rng = random.Random()
     stages, n, scale = rng.randint(2, 5), rng.randint(1, 12), round(rng.uniform(-4, 4), 3)
-    (tmp_path / "driver.py").write_text(textwrap.dedent(PIPELINE_SCRIPT.format(
-        stages=stages, n=n, scale=scale)))
-    env = {**os.environ, "BBX_STAGED": "1", "BBX_TARGET": "cpu", "BBX_SIM_CHECK": "1",
-           "BBX_CACHE_DIR": str(tmp_path / "cache")}
-    proc = subprocess.run([sys.executable, "-m", "bbx.cli", "run", str(tmp_path / "driver.py")],
-                          cwd=tmp_path, env=env, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, text=True, timeout=600)
+    proc = _run_staged(tmp_path, PIPELINE_SCRIPT.format(stages=stages, n=n, scale=scale))
     assert proc.returncode == 0 and "PASS" in proc.stdout, (stages, n, proc.stdout[-4000:])

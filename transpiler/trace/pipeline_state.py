@@ -76,22 +76,20 @@ class PipelineState:
             self._index = index % self._stages
             return
         self._index, self._count = self._index + 1, self._count + 1
-        wraps = self._index == self._stages
-        if is_dynamic(wraps):
-            self._phase = select(wraps, self._phase ^ 1, self._phase)
-            self._index = select(wraps, Int32(0), self._index)
-        elif bool(wraps):
-            self._index, self._phase = Int32(0), self._phase ^ 1
+        self._wrap(self._index == self._stages, 0)
 
     def reverse(self) -> None:
         """One step back: the index wraps below 0 and the phase flips."""
         self._index, self._count = self._index - 1, self._count - 1
-        wraps = self._index == -1
+        self._wrap(self._index == -1, self._stages - 1)
+
+    def _wrap(self, wraps: Any, index: int) -> None:
+        """Where `wraps` holds, the index becomes `index` and the phase flips."""
         if is_dynamic(wraps):
             self._phase = select(wraps, self._phase ^ 1, self._phase)
-            self._index = select(wraps, Int32(self._stages - 1), self._index)
+            self._index = select(wraps, Int32(index), self._index)
         elif bool(wraps):
-            self._index, self._phase = Int32(self._stages - 1), self._phase ^ 1
+            self._index, self._phase = Int32(index), self._phase ^ 1
 
     # the DSL's value protocol (what a run-time loop carries)
     def __extract_mlir_values__(self) -> list[Numeric]:

@@ -320,9 +320,8 @@ class CudaStandIn:
             self._saved[(torch.cuda, name)] = getattr(torch.cuda, name, _MISSING)
             setattr(torch.cuda, name, replacement)
         # a tensor made on "cuda" is a CPU tensor that says it is on CUDA (`assert x.is_cuda`)
-        self._saved[(torch.Tensor, "is_cuda")] = vars(torch.Tensor).get("is_cuda", _MISSING)
-        torch.Tensor.is_cuda = property(  # type: ignore[method-assign,assignment]
-            lambda t: t.device.type in ("cpu", "cuda"))
+        self._saved[(torch.Tensor, _IS_CUDA)] = vars(torch.Tensor).get(_IS_CUDA, _MISSING)
+        setattr(torch.Tensor, _IS_CUDA, property(lambda t: t.device.type in ("cpu", "cuda")))
         for name in ("custom_op", "register_kernel"):
             original = getattr(torch.library, name)
             self._saved[(torch.library, name)] = original
@@ -359,6 +358,8 @@ class CudaStandIn:
 
 
 _MISSING = object()
+#: torch's tensor property that the stand-in answers (a torch name, not a bbx target flag)
+_IS_CUDA = "is_cuda"
 
 
 def _with_host(device_types: Any) -> Any:

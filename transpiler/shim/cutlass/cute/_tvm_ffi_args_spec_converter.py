@@ -78,11 +78,10 @@ def _tensor_param(arg: Any, arg_name: str, ctx: ConverterContext) -> spec.Tensor
              for i, d in enumerate(arg_spec.shape)]
     strides = [_extent(written_stride[i] if written_stride else None, s, ctx,
                        ctx.alloc_stride_name) for i, s in enumerate(arg_spec.stride)]
-    fake_memspace = getattr(arg, "memspace", None)
-    device = "cpu" if fake_memspace is not None and int(fake_memspace) == 0 else "cuda"
     dtype = _numeric_to_tvm_ffi_dtype(by_short(arg_spec.dtype))
+    # a tensor argument is in the GPU's memory (the simulator's "cuda" tensors included)
     return spec.Tensor(arg_name, shape, dtype, strides=strides, data_alignment=arg_spec.align,
-                       device_type=device)
+                       device_type="cuda")
 
 
 def _tuple_param(arg: Any, arg_name: str, element_types: Any, ctx: ConverterContext

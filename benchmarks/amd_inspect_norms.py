@@ -113,23 +113,31 @@ def launch_shape(case: Case) -> tuple[int, int]:
     return op.threads, smem
 
 
-def build_and_inspect(case: Case, out: Path) -> Row:
-    row = Row(case)
+def build_command(case: Case, out: Path) -> list[str]:
+    """`bbx build` of the case's specialization into the bundle `out`."""
     init, args = build_args(case)
-    cmd = [sys.executable, "-m", "bbx.cli", "build",
-           f"{ROOT / 'samples' / case.sample}.py:{CLASSES[case.sample]}", "--target", case.arch,
-           *(x for v in init for x in ("--init", v)), *(x for a in args for x in ("--arg", a)),
-           "-o", str(out)]
-    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
-    if proc.returncode != 0:
-        row.error = (proc.stderr or proc.stdout).strip()
-        return row
+    return [sys.executable, "-m", "bbx.cli", "build",
+            f"{ROOT / 'samples' / case.sample}.py:{CLASSES[case.sample]}", "--target", case.arch,
+            *(x for v in init for x in ("--init", v)), *(x for a in args for x in ("--arg", a)),
+            "-o", str(out)]
+
+
+def inspect_kernels(out: Path) -> tuple[list[dict[str, Any]], str]:
+    """(`bbx inspect --json`'s kernels of the bundle `out`, "") or ([], the error)."""
     proc = subprocess.run([sys.executable, "-m", "bbx.cli", "inspect", str(out), "--json"],
                           capture_output=True, text=True, cwd=ROOT)
     if proc.returncode != 0:
-        row.error = "inspect: " + (proc.stderr or proc.stdout).strip()
+        return [], "inspect: " + (proc.stderr or proc.stdout).strip()
+    return json.loads(proc.stdout)["kernels"], ""
+
+
+def build_and_inspect(case: Case, out: Path) -> Row:
+    row = Row(case)
+    proc = subprocess.run(build_command(case, out), capture_output=True, text=True, cwd=ROOT)
+    if proc.returncode != 0:
+        row.error = (proc.stderr or proc.stdout).strip()
         return row
-    row.kernels = json.loads(proc.stdout)["kernels"]
+    row.kernels, row.error = inspect_kernels(out)
     return row
 
 

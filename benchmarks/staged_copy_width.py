@@ -43,7 +43,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from amd_inspect_norms import CLASSES, Case, build_args  # noqa: E402
+from amd_inspect_norms import Case, build_command, inspect_kernels  # noqa: E402
 
 MODES = ("translated", "staged")
 #: AMD instruction -> (space, direction, wide?)
@@ -97,13 +97,9 @@ def ptx_counts(ptx: str, counts: Counts) -> None:
 def build(case: Case, mode: str, out: Path) -> Counts:
     """`bbx build` of the case (staged or translated) and its access counts."""
     counts = Counts()
-    init, args = build_args(case)
     env = {**os.environ, "BBX_STAGED": "1" if mode == "staged" else "0"}
-    cmd = [sys.executable, "-m", "bbx.cli", "build",
-           f"{ROOT / 'samples' / case.sample}.py:{CLASSES[case.sample]}", "--target", case.arch,
-           *(x for v in init for x in ("--init", v)), *(x for a in args for x in ("--arg", a)),
-           "-o", str(out)]
-    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, env=env)
+    proc = subprocess.run(build_command(case, out), capture_output=True, text=True, cwd=ROOT,
+                          env=env)
     if proc.returncode != 0:
         counts.error = (proc.stderr or proc.stdout).strip().splitlines()[-1]
         return counts
@@ -117,12 +113,8 @@ def build(case: Case, mode: str, out: Path) -> Counts:
             return counts
         ptx_counts((out / "unit.ptx").read_text(), counts)
         return counts
-    proc = subprocess.run([sys.executable, "-m", "bbx.cli", "inspect", str(out), "--json"],
-                          capture_output=True, text=True, cwd=ROOT)
-    if proc.returncode != 0:
-        counts.error = "inspect: " + (proc.stderr or proc.stdout).strip()
-        return counts
-    for kernel in json.loads(proc.stdout)["kernels"]:
+    kernels, counts.error = inspect_kernels(out)
+    for kernel in kernels:
         amd_counts(kernel["instruction_mix"], counts)
     return counts
 

@@ -158,7 +158,7 @@ class JitFunction(_Decorated):
     def _param_facts(self) -> dict[str, tuple[bool, str | None]]:
         """Parameter name -> (annotated Constexpr, numeric dtype of its annotation), read from
         the annotations once."""
-        return {name: (_is_constexpr(ann), _numeric_dtype(ann))
+        return {name: (is_constexpr_annotation(ann), _numeric_dtype(ann))
                 for name, ann in self._annotations().items()}
 
     @property
@@ -171,7 +171,7 @@ class JitFunction(_Decorated):
         """Constexpr parameter name -> the type it takes (annotation or default), if known."""
         params = self.signature.parameters
         return {name: expected_type(ann, params[name].default)
-                for name, ann in self._annotations().items() if _is_constexpr(ann)}
+                for name, ann in self._annotations().items() if is_constexpr_annotation(ann)}
 
     def arg_specs(self, values: dict[str, Any]) -> dict[str, ArgSpec]:
         """The specs of a call's values (Constexpr values normalized in `values`, and checked:
@@ -361,7 +361,7 @@ class _TextAnnotation:
         self.bbx_constexpr = "Constexpr" in text
 
 
-def _is_constexpr(annotation: Any) -> bool:
+def is_constexpr_annotation(annotation: Any) -> bool:
     origin = getattr(annotation, "__origin__", annotation)
     return bool(getattr(origin, "bbx_constexpr", False))
 

@@ -16,6 +16,7 @@ from dataclasses import is_dataclass
 from typing import Any, get_args, get_origin, get_type_hints
 
 from bbx.runtime.dlpack_tensor import DLPackTensor, RawPointer
+from bbx.runtime.jit import is_constexpr_annotation
 
 from .._numeric import Numeric, by_short
 from ..base_dsl.common import DSLRuntimeError
@@ -96,11 +97,6 @@ def _tuple_param(arg: Any, arg_name: str, element_types: Any, ctx: ConverterCont
                                       for i, (e, t) in enumerate(zip(arg, types_, strict=True))])
 
 
-def _is_constexpr_annotation(annotation: Any) -> bool:
-    origin = get_origin(annotation) or annotation
-    return bool(getattr(origin, "bbx_constexpr", False))
-
-
 def _convert_single_arg(arg: Any, arg_name: str, arg_type: Any, ctx: ConverterContext, *,
                         is_constexpr: bool = False) -> spec.Param:
     """The param spec of one argument (the DSL's rules, in its order)."""
@@ -147,7 +143,7 @@ def _convert_single_arg(arg: Any, arg_name: str, arg_type: Any, ctx: ConverterCo
     if is_dataclass(dc_type) and isinstance(dc_type, type):
         return spec.TupleParam(arg_name, [
             _convert_single_arg(getattr(arg, f.name), f"{arg_name}.{f.name}", f.type, ctx,
-                                is_constexpr=_is_constexpr_annotation(f.type))
+                                is_constexpr=is_constexpr_annotation(f.type))
             for f in dataclass_fields(dc_type)])
     if not empty and get_origin(arg_type) in (types.UnionType, typing.Union):
         for member in get_args(arg_type):

@@ -1,6 +1,7 @@
-"""`bbx corpus DIR [--jobs N] [--timeout S] [--json]`: translate every `.py` file under DIR and
-print how each ended: translated (no diagnostic / warnings only), refused with diagnostics (by
-code), crashed, hung. Exit status 1 when any file crashed or hung, 2 on bad arguments."""
+"""`bbx corpus DIR [--staged] [--jobs N] [--timeout S] [--json]`: translate every `.py` file under
+DIR (`--staged`: import it as staged execution does and preprocess its jit functions) and print
+how each ended: translated (no diagnostic / warnings only), refused with diagnostics (by code),
+crashed, hung. Exit status 1 when any file crashed or hung, 2 on bad arguments."""
 
 from __future__ import annotations
 
@@ -43,6 +44,11 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         help=f"address-space limit of each translation (default {DEFAULT_MEMORY_MB}; 0: none)",
     )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument(
+        "--staged", action="store_true",
+        help="import each file as staged execution does (its driver not run) and preprocess "
+        "every jit function, instead of translating it",
+    )
     parser.set_defaults(handler=cmd_corpus)
     return parser
 
@@ -64,7 +70,7 @@ def cmd_corpus(args: argparse.Namespace) -> int:
         return 2
     report = run_corpus(
         root, jobs=args.jobs, timeout_s=args.timeout, memory_mb=args.memory_mb,
-        progress=stderr_progress,
+        progress=stderr_progress, staged=args.staged,
     )
     sys.stdout.write(render_json(report) if args.json else render_table(report))
     sys.stdout.flush()

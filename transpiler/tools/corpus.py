@@ -1,6 +1,7 @@
-"""Translate every `.py` file under a directory and tabulate the outcomes (`bbx corpus DIR`).
+"""Translate every `.py` file under a directory and tabulate the outcomes (`bbx corpus DIR`), or
+import each by staged execution's rules (`bbx corpus --staged DIR`: `staged_import`).
 
-Each file is translated in a process of its own (see `pool`), under a time limit, by
+Each file is translated (imported) in a process of its own (see `pool`), under a time limit, by
 `bbx.translate.translate_file`. Files are listed, counted and shown in the order of their path
 relative to the directory, so the table depends on the files only, not on timing or `--jobs`.
 """
@@ -25,6 +26,14 @@ STATUS_LABELS = {
     CLEAN: "translated, no diagnostic",
     WARNINGS: "translated, warnings only",
     REFUSED: "refused with diagnostics",
+    CRASHED: "crashed",
+    HUNG: "hung",
+}
+#: the same statuses for staged execution's import job (`staged_import`)
+STAGED_STATUS_LABELS = {
+    CLEAN: "imported, every jit function preprocessed",
+    WARNINGS: "imported, warnings only",
+    REFUSED: "refused with a diagnostic",
     CRASHED: "crashed",
     HUNG: "hung",
 }
@@ -56,6 +65,7 @@ class CorpusReport:
     files: tuple[FileOutcome, ...]  # sorted by path
     jobs: int
     elapsed_s: float
+    staged: bool = False  # files imported by staged execution's rules, not translated
 
     def count(self, status: str) -> int:
         return sum(1 for f in self.files if f.status == status)
@@ -97,15 +107,17 @@ def run_corpus(
     timeout_s: float = DEFAULT_TIMEOUT_S,
     memory_mb: int = DEFAULT_MEMORY_MB,
     progress: Callable[[int, int], None] | None = None,
+    staged: bool = False,
 ) -> CorpusReport:
-    """Translates every `.py` file under `root`, `jobs` at a time."""
+    """Translates every `.py` file under `root` (`staged`: imports it by staged execution's
+    rules), `jobs` at a time."""
     files = python_files(root)
     # the largest first, so that the last to finish are short ones
     order = sorted(files, key=lambda p: (-p.stat().st_size, p.as_posix()))
-    work = [
-        Job({"job": "translate", "path": str(p), "display": p.relative_to(root).as_posix()}, p)
-        for p in order
-    ]
+    job = "staged-import" if staged else "translate"
+    work = [Job({"job": job, "path": str(p), "display": p.relative_to(root).as_posix(),
+                 "root": str(root.resolve())}, p)
+            for p in order]
     outcomes: dict[Path, FileOutcome] = {}
     start = time.monotonic()
     with WorkerPool(jobs, timeout_s=timeout_s, memory_mb=memory_mb) as pool:
@@ -114,7 +126,7 @@ def run_corpus(
             if progress is not None:
                 progress(len(outcomes), len(files))
     elapsed = time.monotonic() - start
-    return CorpusReport(str(root), tuple(outcomes[p] for p in files), jobs, elapsed)
+    return CorpusReport(str(root), tuple(outcomes[p] for p in files), jobs, elapsed, staged)
 
 
 def _file_outcome(path: Path, root: Path, outcome: dict[str, Any]) -> FileOutcome:
@@ -131,10 +143,12 @@ def _file_outcome(path: Path, root: Path, outcome: dict[str, Any]) -> FileOutcom
 
 def render_table(report: CorpusReport) -> str:
     """The report as text; the same files give the same text."""
-    lines = [f"corpus {report.root}: {len(report.files)} files", ""]
-    width = max(len(label) for label in STATUS_LABELS.values())
+    how = " (staged execution: imported, not run)" if report.staged else ""
+    lines = [f"corpus {report.root}: {len(report.files)} files{how}", ""]
+    labels = STAGED_STATUS_LABELS if report.staged else STATUS_LABELS
+    width = max(len(label) for label in labels.values())
     for status in STATUSES:
-        lines.append(f"  {STATUS_LABELS[status]:<{width}}  {report.count(status):>5}")
+        lines.append(f"  {labels[status]:<{width}}  {report.count(status):>5}")
     sections = (
         ("refused: errors by code", report.codes("error", (REFUSED,))),
         ("warnings by code (all translated or refused files)",
@@ -165,6 +179,7 @@ def render_json(report: CorpusReport) -> str:
     """The report as JSON (no timings, so the same files give the same text)."""
     data = {
         "root": report.root,
+        "staged": report.staged,
         "files": len(report.files),
         "summary": {status: report.count(status) for status in STATUSES},
         "error_codes": [vars(c) for c in report.codes("error", (REFUSED,))],

@@ -1,5 +1,6 @@
 """The jobs a worker runs, each in a process of its own: translate a file, a source text, or a
-mutant made from (seed, index, file). Each returns the outcome dict of `outcome`."""
+mutant made from (seed, index, file), or import a file by staged execution's rules
+(`staged_import`). Each returns the outcome dict of `outcome`."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 
 from bbx.translate import TranslationResult, translate_file, translate_source
 
-from . import mutate
+from . import mutate, staged_import
 from .outcome import describe_exception, describe_result
 
 #: status of a case whose mutant could not be made (a bug of the fuzzer, not the translator).
@@ -24,6 +25,8 @@ def prepare(task: dict[str, Any]) -> None:
             mutate.parsed(Path(task["path"]))
         except Exception:  # noqa: BLE001 - the job itself reports it
             pass
+    elif task["job"] == "staged-import":
+        staged_import.prepare()
 
 
 def run(task: dict[str, Any]) -> dict[str, Any]:
@@ -31,6 +34,8 @@ def run(task: dict[str, Any]) -> dict[str, Any]:
     if job == "translate":
         return _translate(lambda: translate_file(task["path"], display_path=task["display"],
                                                  representative=True))
+    if job == "staged-import":
+        return staged_import.import_file(Path(task["path"]), Path(task["root"]))
     if job == "source":
         return _translate(lambda: _translate_text(task, task["source"]))
     if job == "mutant":

@@ -39,6 +39,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="run a CuTe-DSL script, building its kernels on first use",
         description="Run a CuTe-DSL script as __main__ with the bbx import hook installed.",
     )
+    parser.add_argument("--emit", metavar="DIR", default=None,
+                        help="write the C++ of every specialization the script builds into DIR "
+                        "(sets BBX_EMIT_DIR)")
     parser.add_argument("script", help="the Python script to run")
     parser.add_argument("args", nargs=argparse.REMAINDER, help="arguments passed to the script")
     parser.set_defaults(handler=run)
@@ -79,6 +82,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     from bbx import hook
 
+    if args.emit:
+        os.environ["BBX_EMIT_DIR"] = str(Path(args.emit).resolve())
     hook.install()
     standin = settings.value("BBX_CUDA_STANDIN") != "0" and hook.activate_standin()
     source = script.read_text(encoding="utf-8", errors="replace")

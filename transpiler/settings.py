@@ -66,6 +66,10 @@ VARIABLES: tuple[Variable, ...] = (
              "`1`: build each specialization by staged execution (the jit function's Python "
              "runs; the kernels it launches are traced into C++) instead of translating its "
              "module; covers a part of the DSL so far (DESIGN.md, \"Staged execution\")"),
+    Variable("BBX_EMIT_DIR", "",
+             "a directory where each specialization a process builds is written as C++ "
+             "(`bbx run --emit DIR`): `<stem>.<function>.<key>.hip` by staged execution, the "
+             "translated module `<stem>.hip` otherwise"),
     Variable("BBX_DEBUG", "",
              "`1`: the diagnostic of an internal error of the translator carries its Python "
              "traceback"),

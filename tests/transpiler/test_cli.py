@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -60,3 +61,78 @@ def test_python_dash_m(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "hello_world.hip").exists()
+
+
+ADD_SPEC = "f32[?,?]:stride(?,1)@16"
+
+
+def _regenerate_words(text: str) -> list[str]:
+    """The `bbx translate ...` command a specialization's header says makes it again."""
+    import shlex
+
+    header = text.split("#pragma once")[0]
+    command = header.split("`bbx translate ", 1)[1].split("`", 1)[0]
+    return shlex.split(command)
+
+
+def test_translate_one_specialization_and_check(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "add.hip"
+    source = f"{SAMPLES / 'elementwise_add.py'}:elementwise_add"
+    assert main(["translate", source, *["--arg", ADD_SPEC] * 3, "-o", str(out)]) == 0
+    text = out.read_text()
+    assert "BBX_GLOBAL BBX_LAUNCH_BOUNDS(MaxThreads) void elementwise_add_kernel(" in text
+    # the header's command (run from the source's folder) makes the same file again
+    words = _regenerate_words(text)
+    assert words[0] == "elementwise_add.py:elementwise_add"
+    assert "--const" in words and "copy_bits=128" in words
+    words[0] = str(SAMPLES / words[0])
+    assert main(["translate", *words, "-o", str(out), "--check"]) == 0
+    out.write_text(text.replace("tidx", "tidx2"))
+    assert main(["translate", *words, "-o", str(out), "--check"]) == 1
+    assert "out of date" in capsys.readouterr().err
+    # a different Constexpr is another specialization
+    assert main(["translate", source, *["--arg", ADD_SPEC] * 3, "--const", "copy_bits=64",
+                 "-o", str(out), "--check"]) == 1
+
+
+def test_translate_specialization_errors(capsys) -> None:
+    source = f"{SAMPLES / 'elementwise_add.py'}:elementwise_add"
+    assert main(["translate", source, "--arg", ADD_SPEC, "-o", "-"]) == 1
+    assert "takes 3 run-time argument(s) (mA, mB, mC), got 1 --arg" in capsys.readouterr().err
+    assert main(["translate", f"{SAMPLES / 'elementwise_add.py'}:nothing", "-o", "-"]) == 1
+    assert "the module has no 'nothing'" in capsys.readouterr().err
+    assert main(["translate", source, "--arg", "f32[?", *["--arg", ADD_SPEC] * 2,
+                 "-o", "-"]) == 1
+    assert "bad spec 'f32[?'" in capsys.readouterr().err
+    assert main(["translate", str(SAMPLES / "naive_add.py"), "--arg", ADD_SPEC]) == 2
+    assert "--arg, --const, --init and --target are for FILE.py:NAME" in capsys.readouterr().err
+
+
+def test_run_emit_writes_what_translate_makes(tmp_path: Path) -> None:
+    """`bbx run --emit DIR` writes each specialization a script builds; `bbx translate` with
+    the command in its header makes the same text."""
+    emitted = tmp_path / "emitted"
+    env = {**os.environ, "BBX_STAGED": "1", "BBX_TARGET": "cpu",
+           "BBX_CACHE_DIR": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, "-m", "bbx.cli", "run", "--emit", str(emitted),
+                           str(SAMPLES / "elementwise_add.py")], env=env, cwd=tmp_path,
+                          capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0 and "PASS" in done.stdout, done.stderr[-3000:]
+    files = sorted(emitted.iterdir())
+    assert [f.name.rsplit(".", 2)[0] for f in files] == ["elementwise_add.elementwise_add"]
+    words = _regenerate_words(files[0].read_text())
+    words[0] = str(SAMPLES / words[0])
+    assert main(["translate", *words, "-o", str(files[0]), "--check"]) == 0
+
+
+def test_translate_a_class_specialization_with_init(capsys) -> None:
+    row = "f32[?,256]:stride(256,1)@16"
+    source = f"{SAMPLES / 'softmax.py'}:Softmax"
+    assert main(["translate", source, "--init", "n=256", "--arg", row, "--arg", row,
+                 "-o", "-"]) == 0
+    captured = capsys.readouterr()
+    assert "BBX_GLOBAL" in captured.out
+    assert "(and the --init arguments of its object)" in captured.out
+    assert main(["translate", f"{SAMPLES / 'softmax.py'}:Softmax.nothing", "--init", "n=256",
+                 "-o", "-"]) == 1
+    assert "Softmax.nothing is not a @cute.jit method" in capsys.readouterr().err

@@ -12,6 +12,7 @@ from ..cxx import ast as c
 from ..dsl import numeric_type
 from ..frontend.discovery import DslFunction
 from ..frontend.imports import dotted
+from ..runtime.argspec import is_stream_parameter
 from .context import ModuleContext
 from .lowered import ParamSig, Signature
 
@@ -32,8 +33,7 @@ def _annotation(p: cst.Param) -> cst.BaseExpression | None:
 
 def is_stream_param(mod: ModuleContext, p: cst.Param) -> bool:
     ann = _annotation(p)
-    text = (dotted(ann) or "") if ann is not None else ""
-    return p.name.value == "stream" or "CUstream" in text or text.endswith("Stream")
+    return is_stream_parameter(p.name.value, (dotted(ann) or "") if ann is not None else "")
 
 
 def signature(mod: ModuleContext, fn: DslFunction) -> Signature:

@@ -126,7 +126,7 @@ def _literal_or_name(node: ast.expr, namespace: Mapping[str, Any]) -> Any:
     return ast.literal_eval(node)
 
 
-def import_module(source: Path) -> Any:
+def import_module(source: Path, command: str = "bbx build") -> Any:
     """Import the user's module with the bbx import hook (the `cutlass` shim) installed."""
     from .. import hook
 
@@ -135,7 +135,7 @@ def import_module(source: Path) -> Any:
     name = f"bbx_build_{source.stem}_{digest}"
     spec = importlib.util.spec_from_file_location(name, source)
     if spec is None or spec.loader is None:
-        raise BuildInputError(f"bbx build: cannot import {source}")
+        raise BuildInputError(f"{command}: cannot import {source}")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     sys.path.insert(0, str(source.resolve().parent))
@@ -144,7 +144,7 @@ def import_module(source: Path) -> Any:
     except Exception as exc:
         sys.modules.pop(name, None)
         raise BuildInputError(
-            f"bbx build: importing {source} raised {type(exc).__name__}: {exc}") from None
+            f"{command}: importing {source} raised {type(exc).__name__}: {exc}") from None
     finally:
         sys.path.remove(str(source.resolve().parent))
     return module
@@ -167,27 +167,58 @@ def resolve_jit(module: Any, info: FunctionInfo, name: str,
     return inspect.getattr_static(cls, info.python_name), obj
 
 
-def argument_specs(fn: jit.JitFunction, info: FunctionInfo, arg_texts: tuple[str, ...],
-                   consts: dict[str, Any], label: str) -> dict[str, ArgSpec]:
+def _resolve_by_name(module: Any, name: str, init: dict[str, Any], label: str,
+                     command: str) -> tuple[jit.JitFunction, Any]:
+    """(the jit function, the object or None) that NAME names in `module`: a function, a class
+    (its `__call__`, on `NAME(**init)`) or `Class.method`."""
+    owner, _, method = name.rpartition(".")
+    if not owner:  # a function, or a class called through its __call__
+        method = "__call__"
+    found = getattr(module, owner or name, None)
+    if found is None:
+        raise BuildInputError(f"{command}: {label}: the module has no {owner or name!r}")
+    if not owner and not isinstance(found, type):
+        if init:
+            raise BuildInputError(f"{command}: --init is for a class; {name} is a function")
+        if not isinstance(found, jit.JitFunction):
+            raise BuildInputError(f"{command}: {label} is not a @cute.jit function")
+        return found, None
+    if not isinstance(found, type):
+        raise BuildInputError(f"{command}: {label}: {owner} is not a class")
+    attribute = inspect.getattr_static(found, method, None)
+    if not isinstance(attribute, jit.JitFunction):
+        raise BuildInputError(f"{command}: {label}: {found.__name__}.{method} is not a "
+                              "@cute.jit method")
+    try:
+        obj = found(**init)
+    except Exception as exc:
+        given = ", ".join(f"{k}={v!r}" for k, v in init.items())
+        raise BuildInputError(f"{command}: {found.__name__}({given}) raised "
+                              f"{type(exc).__name__}: {exc}") from None
+    return attribute, obj
+
+
+def argument_specs(fn: jit.JitFunction, constexpr: frozenset[str], stream_param: str | None,
+                   arg_texts: tuple[str, ...], consts: dict[str, Any], label: str,
+                   command: str = "bbx build") -> dict[str, ArgSpec]:
     """Specs by parameter name in signature order: `--arg` fills the run-time parameters,
     `--const` (else the Python default) the Constexpr ones; a stream parameter is implicit."""
     params = [p for i, p in enumerate(fn.signature.parameters.values())
               if not (i == 0 and fn.is_method)]
-    constexpr = {p.name for p in info.params if p.constexpr}
-    runtime = [p.name for p in params if p.name not in constexpr and p.name != info.stream_param]
+    runtime = [p.name for p in params if p.name not in constexpr and p.name != stream_param]
     if len(arg_texts) != len(runtime):
         raise BuildInputError(
-            f"bbx build: {label} takes {len(runtime)} run-time argument(s) "
+            f"{command}: {label} takes {len(runtime)} run-time argument(s) "
             f"({', '.join(runtime) or 'none'}), got {len(arg_texts)} --arg")
     unknown = sorted(set(consts) - constexpr)
     if unknown:
         raise BuildInputError(
-            f"bbx build: --const {unknown[0]}: {label} has no Constexpr parameter of that name "
+            f"{command}: --const {unknown[0]}: {label} has no Constexpr parameter of that name "
             f"(it has: {', '.join(sorted(constexpr)) or 'none'})")
     texts = iter(zip(runtime, arg_texts, strict=True))
     specs: dict[str, ArgSpec] = {}
     for p in params:
-        if p.name == info.stream_param:
+        if p.name == stream_param:
             specs[p.name] = StreamSpec()
         elif p.name in constexpr:
             if p.name in consts:
@@ -197,14 +228,14 @@ def argument_specs(fn: jit.JitFunction, info: FunctionInfo, arg_texts: tuple[str
             elif p.default is not inspect.Parameter.empty:
                 specs[p.name] = ConstexprSpec.of(p.default)
             else:
-                raise BuildInputError(f"bbx build: Constexpr parameter {p.name} of {label} has "
+                raise BuildInputError(f"{command}: Constexpr parameter {p.name} of {label} has "
                                       f"no default; pass --const {p.name}=VALUE")
         else:
             name, text = next(texts)
             try:
                 specs[p.name] = parse(text)
             except ArgSpecSyntaxError as exc:
-                raise BuildInputError(f"bbx build: --arg for {name}: bad spec {text!r} at "
+                raise BuildInputError(f"{command}: --arg for {name}: bad spec {text!r} at "
                                       f"column {exc.column}: {exc.what}") from None
     return specs
 
@@ -269,27 +300,71 @@ def _run(step: Step, directory: Path, generated: dict[str, Path], label: str,
         log.write(proc.stdout)
 
 
-def build(request: BuildRequest) -> Bundle:
+@dataclass(frozen=True)
+class Specialization:
+    """What a request names: the jit function, the object it is called on (a class NAME's
+    `NAME(**init)`), the specs of its parameters."""
+
+    fn: jit.JitFunction
+    bound_self: Any
+    specs: dict[str, ArgSpec]
+    init: dict[str, Any]
+    label: str  # FILE.py:NAME
+
+
+def staged_specialization(request: BuildRequest, command: str = "bbx build") -> Specialization:
+    """The specialization `request` names, found by importing its module (no translation):
+    `--const`s and Constexpr defaults fill the Constexpr parameters, `--arg`s the others."""
     source = request.source
     if not source.is_file():
-        raise BuildInputError(f"bbx build: no such file: {source}")
-    translation = translate_module(str(source))
-    info = find_host_function(translation, request.name)
+        raise BuildInputError(f"{command}: no such file: {source}")
     label = f"{source.name}:{request.name}"
-    module = import_module(source)
+    module = import_module(source, command)
     consts = parse_assignments(request.consts, "--const", vars(module))
     init = parse_assignments(request.init, "--init", vars(module))
-    fn, bound_self = resolve_jit(module, info, request.name, init)
-    specs = argument_specs(fn, info, request.args, consts, label)
+    fn, bound_self = _resolve_by_name(module, request.name, init, label, command)
+    specs = argument_specs(fn, fn.constexpr_names, fn.stream_param, request.args, consts,
+                           label, command)
+    return Specialization(fn, bound_self, specs, init, label)
+
+
+def staged_module(request: BuildRequest, command: str) -> staged.StagedModule:
+    """The C++ module of the specialization `request` names, traced by staged execution."""
+    special = staged_specialization(request, command)
+    try:
+        return staged.trace_call(special.fn, special.bound_self, special.specs)
+    except TraceError as exc:
+        raise BuildInputError(f"{command}: {special.label}: {exc}") from None
+
+
+def build(request: BuildRequest) -> Bundle:
+    source = request.source
     stem = source.stem
     hip_name = f"{stem}.hip"
-    try:
-        if settings.enabled("BBX_STAGED"):
-            texts, unit = _staged_unit(fn, bound_self, specs, hip_name, request.target, label)
-        else:
+    if settings.enabled("BBX_STAGED"):
+        special = staged_specialization(request)
+        label, specs, init = special.label, special.specs, special.init
+        try:
+            texts, unit = _staged_unit(special.fn, special.bound_self, specs, hip_name,
+                                       request.target, label)
+        except (SpecializationError, TraceError) as exc:
+            raise BuildInputError(f"bbx build: {label}: {exc}") from None
+    else:
+        if not source.is_file():
+            raise BuildInputError(f"bbx build: no such file: {source}")
+        translation = translate_module(str(source))
+        info = find_host_function(translation, request.name)
+        label = f"{source.name}:{request.name}"
+        module = import_module(source)
+        consts = parse_assignments(request.consts, "--const", vars(module))
+        init = parse_assignments(request.init, "--init", vars(module))
+        fn, bound_self = resolve_jit(module, info, request.name, init)
+        constexpr = frozenset(p.name for p in info.params if p.constexpr)
+        specs = argument_specs(fn, constexpr, info.stream_param, request.args, consts, label)
+        try:
             texts, unit = _translated_unit(fn, bound_self, specs, hip_name, request, label)
-    except (SpecializationError, TranslationFailed, TraceError) as exc:
-        raise BuildInputError(f"bbx build: {label}: {exc}") from None
+        except (SpecializationError, TranslationFailed) as exc:
+            raise BuildInputError(f"bbx build: {label}: {exc}") from None
 
     directory = request.output
     directory.mkdir(parents=True, exist_ok=True)

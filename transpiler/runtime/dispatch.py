@@ -109,6 +109,20 @@ def find_host_function(translation: TranslationResult, name: str) -> FunctionInf
     )
 
 
+def _emit(texts: dict[str, str]) -> None:
+    """Writes generated C++ (by file name) into BBX_EMIT_DIR, where that is set (`bbx run
+    --emit DIR`); a file that already holds the text is left as it is."""
+    directory = settings.value("BBX_EMIT_DIR")
+    if not directory:
+        return
+    root = Path(directory)
+    root.mkdir(parents=True, exist_ok=True)
+    for name, text in texts.items():
+        path = root / name
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            path.write_text(text, encoding="utf-8")
+
+
 class Dispatcher:
     def __init__(self, cache: BuildCache | None = None, target: Backend | None = None) -> None:
         self.cache = cache or BuildCache()
@@ -140,6 +154,7 @@ class Dispatcher:
                            f"{label}({arguments})", traced=call.traced)
         assert translation.text is not None
         generated = {hip_name: translation.text, **dependency_texts(translation)}
+        _emit(generated)
         address = self._build(unit, generated, target, label, arguments)
         launcher = Launcher(address, specs, target, label, generated,
                             lambda: infer_shape_groups(translation, info, specs))
@@ -159,6 +174,8 @@ class Dispatcher:
                                 module.stream_param)
         unit = render_staged_unit(function, hip_name, specs, target, f"{label}({arguments})")
         generated = {hip_name: module.text}
+        _emit({f"{Path(fn.source_file).stem}.{fn.__qualname__}.{module.sha256[:8]}.hip":
+               module.text})
         address = self._build(unit, generated, target, label, arguments)
         return Launcher(address, specs, target, label, generated)
 

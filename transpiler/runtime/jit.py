@@ -33,6 +33,7 @@ from .argspec import (
     DEFAULT_LAMBDA,
     ArgSpec,
     ConstexprSpec,
+    is_stream_parameter,
     same_lambda,
     validate,
 )
@@ -160,6 +161,12 @@ class JitFunction(_Decorated):
         the annotations once."""
         return {name: (is_constexpr_annotation(ann), _numeric_dtype(ann))
                 for name, ann in self._annotations().items()}
+
+    @cached_property
+    def stream_param(self) -> str | None:
+        """The parameter that is the launch stream (`argspec.is_stream_parameter`), if any."""
+        return next((name for name, ann in self._annotations().items()
+                     if is_stream_parameter(name, annotation_text(ann))), None)
 
     @property
     def constexpr_names(self) -> frozenset[str]:
@@ -359,6 +366,18 @@ class _TextAnnotation:
     def __init__(self, text: str) -> None:
         self.text = text
         self.bbx_constexpr = "Constexpr" in text
+
+
+def annotation_text(annotation: Any) -> str:
+    """An annotation as its dotted name (`cuda.bindings.driver.CUstream`); '' for none."""
+    if annotation is inspect.Parameter.empty:
+        return ""
+    if isinstance(annotation, _TextAnnotation):
+        return annotation.text
+    if isinstance(annotation, str):
+        return annotation
+    name = getattr(annotation, "__qualname__", None)
+    return f"{getattr(annotation, '__module__', '')}.{name}" if name else str(annotation)
 
 
 def is_constexpr_annotation(annotation: Any) -> bool:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -95,10 +96,24 @@ def trace_call(fn: jit.JitFunction, bound_self: Any, specs: dict[str, ArgSpec]) 
                          output_name=Path(file_name).stem + ".hip",
                          sha256=hashlib.sha256(Path(fn.source_file).read_bytes()).hexdigest(),
                          namespace=namespace, sections=sections,
-                         regenerate="`BBX_STAGED=1 bbx run` of a script calling "
-                         f"{raw.__name__}({', '.join(f'{n}: {s}' for n, s in specs.items())}).")
+                         regenerate=regenerate_command(file_name, fn, bound_self, specs))
     return StagedModule(text, namespace, host_name, stream_param,
                         hashlib.sha256(text.encode()).hexdigest())
+
+
+def regenerate_command(file_name: str, fn: jit.JitFunction, bound_self: Any,
+                       specs: dict[str, ArgSpec]) -> str:
+    """The `bbx translate FILE.py:NAME --arg ... --const ...` that makes this module again."""
+    owner, _, method = fn.__qualname__.rpartition(".")
+    name = (owner if method == "__call__" else fn.__qualname__) if owner else fn.__name__
+    words = [shlex.quote(f"{file_name}:{name}")]
+    for param, spec in specs.items():
+        if isinstance(spec, ConstexprSpec):
+            words.append(f"--const {shlex.quote(f'{param}={spec.key}')}")
+        elif not isinstance(spec, StreamSpec):
+            words.append(f"--arg {shlex.quote(str(spec))}")
+    init = " (and the --init arguments of its object)" if bound_self is not None else ""
+    return f"`bbx translate {' '.join(words)}`{init}."
 
 
 def _run_time_parameter(cname: str, spec: ArgSpec) -> Any:

@@ -70,7 +70,8 @@ class Pointer:
         more than the element's)."""
         align = self.alignment
         shown = f", align<{align}>" if align > natural_alignment(self.dtype) else ""
-        return f"ptr<{self.dtype.bbx_row.mlir}, {self.memspace}{shown}>"
+        row = self.dtype.bbx_row
+        return f"ptr<{row.mlir if row else self.dtype}, {self.memspace}{shown}>"
 
     # -- memory ---------------------------------------------------------------------------------
 

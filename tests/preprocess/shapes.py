@@ -363,7 +363,26 @@ def delete_in_branch(x: int) -> int:
     return y
 
 
+def annotated_in_branches(n: int) -> tuple[int, int]:
+    """Annotated names bound inside control flow: in the rewrite they are `nonlocal` in the
+    region functions, where Python refuses an annotation."""
+    total: int = 0
+    if n > 2:
+        step: int = 3
+        for i in range(n):
+            bump: int = i * step
+            total += bump
+    else:
+        declared_only: int  # noqa: F842 - an annotation that binds nothing
+        total = -n
+    while total > 20:
+        half: int = total // 2
+        total = half
+    return total, n
+
+
 SHAPES: dict[Any, list[tuple[Any, ...]]] = {
+    annotated_in_branches: [(n,) for n in range(8)],
     nested_loops: [(n, m) for n in range(5) for m in range(6)],
     for_else: [([1, 2, 3], 2), ([1, 2, 3], 9), ([], 1), ([200, 1], 1), ([5, 101], 7)],
     while_else: [(n,) for n in range(12)],

@@ -560,7 +560,10 @@ class DSLPreprocessor(ast.NodeTransformer):
         return self._located([stmt], where)[0]
 
     def visit_Assign(self, node: ast.Assign) -> Any:
-        node = self.generic_visit(node)  # type: ignore[assignment]
+        return self._bound_assign(self.generic_visit(node))  # type: ignore[arg-type]
+
+    def _bound_assign(self, node: ast.Assign) -> Any:
+        """An assignment (its parts visited) that also tells the tracer the names it binds."""
         if not self._thunks() or self._scope.kind == "lambda":
             return node
         if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
@@ -573,6 +576,13 @@ class DSLPreprocessor(ast.NodeTransformer):
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> Any:
         node = self.generic_visit(node)  # type: ignore[assignment]
+        if self._scope.kind == "region" and isinstance(node.target, ast.Name) and node.simple:
+            # the name is `nonlocal` in the region function, where Python refuses an
+            # annotation; a local name's annotation is never evaluated, so it goes
+            if node.value is None:
+                return ast.copy_location(ast.Pass(), node)
+            plain = ast.copy_location(ast.Assign(targets=[node.target], value=node.value), node)
+            return self._bound_assign(plain)
         if (node.value is not None and isinstance(node.target, ast.Name) and node.simple
                 and self._thunks()):
             node.value = ast.copy_location(

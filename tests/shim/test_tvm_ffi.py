@@ -61,7 +61,11 @@ for m in {sizes}:
     torch.testing.assert_close(c, a * {scale} + b)
 try:
     f(a, b, torch.empty(a.shape[0] + 1, device="cuda"))
-except TypeError as e:
+except ValueError as e:
+    print("refused:", e)
+try:
+    f(a, b, torch.empty(a.shape[0], 2, device="cuda"))
+except ValueError as e:
     print("refused:", e)
 print("PASS")
 '''
@@ -79,5 +83,8 @@ def test_tvm_ffi_calls_follow_the_dsl_params(tmp_path: Path) -> None:
                           cwd=tmp_path, env=env, stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, text=True, timeout=600)
     assert proc.returncode == 0 and "PASS" in proc.stdout, proc.stdout[-4000:]
-    assert "shape[0] of argument 'mC'" in proc.stdout and "symbolic extent 'n0'" \
-        in proc.stdout, proc.stdout[-4000:]
+    # the DSL's TVM-FFI errors: a ValueError naming the field, the argument and the call
+    assert ("refused: Mismatched mC.shape[0] on argument #2 when calling: "
+            "`axpy(mA, mB, mC)`, expected to match mA.shape[0]") in proc.stdout, proc.stdout[-4000:]
+    assert ("refused: Mismatched Tensor on argument #2 when calling: `axpy(mA, mB, mC)`, "
+            "expected ndim=1") in proc.stdout, proc.stdout[-4000:]

@@ -112,18 +112,27 @@ class TupleParam(Param):
 
 
 @dataclass
-class _SharedVars:
-    """Values of `Var`s seen in tensor shapes and strides during one call's check."""
+class _Call:
+    """One call's checks, as the DSL's TVM-FFI function makes them: the values the shapes'
+    and strides' `Var`s took (a `Var` seen twice must agree), and the call's text for the
+    messages."""
 
+    signature: str  # `fn(a, b, c)`
     seen: dict[int, tuple[int, str]] = field(default_factory=dict)
 
-    def agree(self, var: Var, value: int, where: str) -> None:
-        earlier = self.seen.setdefault(id(var), (value, where))
-        if earlier[0] != value:
-            raise ArgumentError(
-                f"bbx: {where} is {value}, but {earlier[1]} is {earlier[0]}: both are "
-                f"the symbolic extent {var.name!r} of the compiled function, so they must be "
-                "equal")
+    def mismatch(self, field_name: str, index: int, expected: str) -> ValueError:
+        """The DSL's error: `Mismatched mW.shape[0] on argument #1 when calling: `f(...)`,
+        expected to match mX.shape[1]` (a ValueError, as TVM-FFI raises it)."""
+        return ValueError(f"Mismatched {field_name} on argument #{index} when calling: "
+                          f"`{self.signature}`, {expected}")
+
+    def bind(self, entry: Any, actual: int, field_name: str, index: int) -> None:
+        if isinstance(entry, Var):
+            earlier = self.seen.setdefault(id(entry), (actual, field_name))
+            if earlier[0] != actual:
+                raise self.mismatch(field_name, index, f"expected to match {earlier[1]}")
+        elif isinstance(entry, int) and entry != actual:
+            raise self.mismatch(field_name, index, f"expected to be {entry}")
 
 
 def _tensor_extents(value: Any) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
@@ -134,15 +143,20 @@ def _tensor_extents(value: Any) -> tuple[tuple[int, ...], tuple[int, ...]] | Non
     return tuple(int(d) for d in shape), tuple(int(s) for s in stride())
 
 
-def _check_tensor(param: Tensor, value: Any, shared: _SharedVars) -> None:
+def _check_tensor(param: Tensor, value: Any, index: int, call: _Call) -> None:
+    """The DSL's checks of a tensor argument: its rank, then each extent and stride against
+    the param's (static ints, or `Var`s shared between params). What they do not cover (the
+    dtype, the alignment) the compiled function refuses with its own message."""
     extents = _tensor_extents(value)
     if extents is None:
-        return  # the compiled function refuses it with its own message
+        return
+    if len(extents[0]) != len(param.shape):
+        raise ValueError(f"Mismatched Tensor on argument #{index} when calling: "
+                         f"`{call.signature}`, expected ndim={len(param.shape)}")
     for what, wanted, got in (("shape", param.shape, extents[0]),
-                              ("stride", param.strides or [], extents[1])):
+                              ("strides", param.strides or [], extents[1])):
         for mode, (entry, actual) in enumerate(zip(wanted, got, strict=False)):
-            if isinstance(entry, Var):
-                shared.agree(entry, actual, f"{what}[{mode}] of argument {param.name!r}")
+            call.bind(entry, actual, f"{param.name}.{what}[{mode}]", index)
 
 
 class TvmFfiFunction:
@@ -158,7 +172,9 @@ class TvmFfiFunction:
             raise ArgumentError(f"bbx: the TVM-FFI function takes {len(self._passed)} arguments "
                                 f"({names}), got {len(args)}")
         given = dict(zip((p.name for p in self._passed), args, strict=True))
-        shared = _SharedVars()
+        position = {p.name: i for i, p in enumerate(self._passed)}
+        call = _Call(f"{self.compiled.function.__qualname__}"
+                     f"({', '.join(p.name for p in self._passed)})")
         values: dict[str, Any] = {}
         for param in self.params:
             if isinstance(param, EnvStream):
@@ -178,7 +194,7 @@ class TvmFfiFunction:
                 self._pass_fixed(values, param.name, param.value)
                 continue
             if isinstance(param, Tensor):
-                _check_tensor(param, value, shared)
+                _check_tensor(param, value, position[param.name], call)
             values[param.name] = value
         return self.compiled(**values)
 

@@ -21,6 +21,7 @@ from ..trace.scalar import NUMERIC_TYPES, Boolean, Float32, Int32, Numeric, as_n
 from ..trace.tensor_ssa import TensorSSA, broadcast_to, from_elements
 from . import REGISTRY
 from .entry import FIRST, Constant, Function, Param
+from .experimental_face import TRACED as EXPERIMENTAL
 from .math import ROUNDING, FlagArg, MathFunction
 from .roles import IGNORED, SHUFFLE_CONTROL, VALUE, Fastmath
 from .trace_composites import COMPOSITES
@@ -39,6 +40,10 @@ def traced_name(qualname: str) -> Any:
     found = tracer_name(qualname)
     if found is not None:
         return found
+    experimental = EXPERIMENTAL.get(qualname if qualname.startswith("cutlass.")
+                                    else "cutlass." + qualname)
+    if experimental is not None:
+        return experimental
     composite = COMPOSITES.get(qualname.removeprefix("cutlass."))
     if composite is not None:
         return functools.partial(composite, traced_name)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..cxx import ast as c
+from . import vector
 from .context import require
 from .dynamic_int import add
 from .errors import trace_error
@@ -96,6 +97,129 @@ class Pointer:
         stored = store_value(value, self.dtype)
         expr = stored.expr()
         ctx.emit(c.Assign(self.element_expr(offset), "=", expr))
+
+
+    # -- the DSL's raw-pointer API (`tensor.iterator.raw_ptr()`) --------------------------------
+
+    def raw_ptr(self) -> Pointer:
+        """The pointer itself (bbx pointers are the machine's pointers)."""
+        return self
+
+    def __getitem__(self, i: Any) -> Numeric:
+        return self.read(_element_index(i))
+
+    def __setitem__(self, i: Any, value: Any) -> None:
+        self.write(_element_index(i), value)
+
+    def load(self, *, count: Any = None, alignment: Any = None, is_volatile: Any = False,
+             is_invariant: Any = False, is_invariant_group: Any = False, ordering: Any = None,
+             syncscope: Any = None) -> Any:
+        """The pointee, or with `count=N` the vector of the N elements from here."""
+        _plain_access("load", is_volatile, ordering)
+        _check_alignment(alignment, self)
+        if count is None:
+            return self.read()
+        n = _static_count(count)
+        return vector.Vector([self.read(i) for i in range(n)], self.dtype)
+
+    def store(self, value: Any, *, alignment: Any = None, is_volatile: Any = False,
+              is_invariant_group: Any = False, ordering: Any = None, syncscope: Any = None
+              ) -> None:
+        """`value` (a number, or a vector from here on) written to memory."""
+        _plain_access("store", is_volatile, ordering)
+        _check_alignment(alignment, self)
+        if isinstance(value, vector.Vector):
+            for i, e in enumerate(value.elements):
+                self.write(i, e)
+        else:
+            self.write(0, value)
+
+    def masked_load(self, mask: Any, pass_thru: Any = None, *, alignment: Any = None
+                    ) -> vector.Vector:
+        """The vector of len(mask) elements from here; a lane whose mask is false is not read
+        and takes `pass_thru`'s lane (zero without it)."""
+        _check_alignment(alignment, self)
+        lanes = _mask_lanes(mask, "masked_load")
+        if pass_thru is None:
+            others = [self.dtype(0)] * len(lanes)
+        elif isinstance(pass_thru, vector.Vector) and len(pass_thru.elements) == len(lanes):
+            others = [store_value(e, self.dtype) for e in pass_thru.elements]
+        else:
+            raise trace_error("bad-arguments", "Pointer.masked_load: pass_thru is not a vector "
+                              "of the mask's length", f"give a Vector of {len(lanes)} elements")
+        out: list[Numeric] = []
+        for i, (keep, other) in enumerate(zip(lanes, others, strict=True)):
+            if keep.is_static:
+                out.append(self.read(i) if keep.value else other)
+                continue
+            picked = self.dtype.run_time(c.Ternary(keep.expr(), self.element_expr(i),
+                                                   other.expr())).value
+            assert isinstance(picked, CxxValue)
+            picked.materialize("ld")
+            out.append(self.dtype(picked))
+        return vector.Vector(out, self.dtype)
+
+    def masked_store(self, value: Any, mask: Any, *, alignment: Any = None) -> None:
+        """The lanes of `value` whose mask is true, written from here on."""
+        _check_alignment(alignment, self)
+        lanes = _mask_lanes(mask, "masked_store")
+        if not isinstance(value, vector.Vector) or len(value.elements) != len(lanes):
+            raise trace_error("bad-arguments", "Pointer.masked_store: the value is not a vector "
+                              "of the mask's length", f"give a Vector of {len(lanes)} elements")
+        ctx = require("a memory write")
+        for i, (keep, e) in enumerate(zip(lanes, value.elements, strict=True)):
+            if keep.is_static:
+                if keep.value:
+                    self.write(i, e)
+                continue
+            stored = store_value(e, self.dtype).expr()
+            ctx.emit(c.If(keep.expr(), (c.Assign(self.element_expr(i), "=", stored),)))
+
+
+def _element_index(i: Any) -> Any:
+    """`p[i]`: a static int or a run-time integer."""
+    if isinstance(i, Numeric) and not i.is_static:
+        return leaf_in(i)
+    value = i.value if isinstance(i, Numeric) else i
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise trace_error("pointer-index", f"pointer[{i!r}]", "the index is an integer")
+    return value
+
+
+def _plain_access(what: str, is_volatile: Any, ordering: Any) -> None:
+    """bbx traces plain pointer accesses only: a volatile or ordered one is refused rather than
+    silently made plain."""
+    if is_volatile not in (False, None) or ordering not in (None, "not_atomic"):
+        raise trace_error("not-yet-supported",
+                          f"Pointer.{what} with is_volatile= or ordering= is not yet supported",
+                          "for an ordered access use cute.arch.load/store with sem= and scope=")
+
+
+def _static_count(count: Any) -> int:
+    value = count.value if isinstance(count, Numeric) and count.is_static else count
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise trace_error("bad-arguments", f"Pointer.load(count={count!r})",
+                          "count= is a static positive integer (the vector's length)")
+    return value
+
+
+def _check_alignment(alignment: Any, ptr: Pointer) -> None:
+    """`alignment=`: a static power of two (a promise about the address, which bbx's
+    element-wise accesses do not need)."""
+    value = alignment.value if isinstance(alignment, Numeric) and alignment.is_static \
+        else alignment
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1 or value & (value - 1):
+        raise trace_error("bad-arguments", f"alignment={alignment!r}",
+                          "the alignment is a static power of two (bytes)")
+
+
+def _mask_lanes(mask: Any, what: str) -> list[Numeric]:
+    if not isinstance(mask, vector.Vector) or mask.dtype.__name__ != "Boolean":
+        raise trace_error("bad-arguments", f"Pointer.{what}: the mask is not a Boolean vector",
+                          "e.g. cutlass.Vector.from_elements((True, False), cutlass.Boolean)")
+    return list(mask.elements)
 
 
 def natural_alignment(dtype: type[Numeric]) -> int:

@@ -1,9 +1,10 @@
 """`cutlass.experimental.primitives` under staged execution (BBX_STAGED=1), on the simulator in
 checked mode against numpy on fresh random inputs: the four shuffle modes with PTX's validity
 predicate (a run-time source lane, sub-warp segments), votes, `redux_sync`, `match_sync`,
-`fmin`/`fabs`, a block barrier, `barrier_cta_red`, `atomicrmw`/`red` on global memory and
-`print_runtime` in host code; and the diagnostics of a wrong enumeration argument and of an
-NVIDIA-only name. A DSL warp is 32 lanes; the block has two of them."""
+`fmin`/`fabs`, block barriers (named, with arrive / sync), `barrier_cta_red`, fences,
+`atomicrmw` (ADD, CAS) and `red` on global memory and `print_runtime` in host code; and the
+diagnostics of a wrong enumeration argument and of an NVIDIA-only name. A DSL warp is 32 lanes;
+the block has two of them."""
 
 from __future__ import annotations
 
@@ -56,6 +57,19 @@ def kernel(mX: cute.Tensor, mF: cute.Tensor, mG: cute.Tensor, mOut: cute.Tensor,
     mOut[tidx, 12] = prims.barrier_cta_red(x > 0, 1, prims.BarrierRedux.POPC)
     mOut[tidx, 13] = prims.atomicrmw(prims.AtomicOp.ADD, mAcc.iterator, x)
     prims.red(prims.ReductionOp.MAX, prims.ReductionType.S32, mAcc.iterator + 1, x)
+    prims.bar_warp_sync(FULL)
+    prims.fence_acq_rel(prims.MemScope.GPU)
+    prims.memory_barrier(prims.MemScope.CTA)
+    warp_mask, warp_same = prims.match_sync(FULL, tidx // 32, prims.MatchSync.ALL)
+    mOut[tidx, 14] = warp_mask
+    mOut[tidx, 15] = cutlass.Int32(warp_same)
+    mOut[tidx, 16] = prims.atomicrmw(prims.AtomicOp.CAS, mAcc.iterator + 2, tidx,
+                                     b=tidx + 100, mem_order=prims.MemOrder.ACQ_REL)
+    mOutF[tidx, 2] = prims.redux_sync(f, prims.ReductionKind.FMAX, FULL, abs=True)
+    if tidx < 32:  # warp 0 arrives at named barrier 2, warp 1 waits there for both
+        prims.barrier_cta_arrive(2, 64)
+    else:
+        prims.barrier_cta_sync(2, thread_count=64)
 
 
 @cute.jit
@@ -67,9 +81,9 @@ def host(mX: cute.Tensor, mF: cute.Tensor, mG: cute.Tensor, mOut: cute.Tensor,
 
 x = torch.tensor({x}, dtype=torch.int32)
 f, g = torch.randn(64), torch.randn(64)
-out = torch.full((64, 14), -7, dtype=torch.int32)
-outf = torch.full((64, 2), float("nan"))
-acc = torch.tensor([0, -(2 ** 31)], dtype=torch.int32)
+out = torch.full((64, 17), -7, dtype=torch.int32)
+outf = torch.full((64, 3), float("nan"))
+acc = torch.tensor([0, -(2 ** 31), 0], dtype=torch.int32)
 host(from_dlpack(x), from_dlpack(f), from_dlpack(g), from_dlpack(out), from_dlpack(outf),
      from_dlpack(acc), cutlass.Int32({src}), cutlass.Int32({off}))
 np.save("out.npy", out.numpy())
@@ -119,12 +133,19 @@ def test_warp_block_and_memory_primitives(tmp_path: Path) -> None:
     # after each add are one chain from 0 to the total
     acc = np.load(tmp_path / "acc.npy")
     assert acc[0] == x.sum() and acc[1] == x.max()
+    # match ALL of the warp index: every lane of the warp, and true
+    np.testing.assert_array_equal(out[:, 14], -1)
+    np.testing.assert_array_equal(out[:, 15], 1)
+    # CAS(expected=tidx, new=tidx + 100) on 0: thread 0 alone swaps; every old value is 0 or 100
+    assert acc[2] == 100 and out[0, 16] == 0 and set(out[:, 16].tolist()) <= {0, 100}
     olds = out[:, 13].astype(np.int64)
     assert sorted([0, *(olds + x)]) == sorted([*olds, int(x.sum())])
     f, g = np.load(tmp_path / "fg.npy")
     outf = np.load(tmp_path / "outf.npy")
     np.testing.assert_array_equal(outf[:, 0], np.minimum(f, g))
     np.testing.assert_array_equal(outf[:, 1], np.abs(f))
+    warp_abs_max = np.abs(f).reshape(2, 32).max(1)
+    np.testing.assert_array_equal(outf[:, 2], np.repeat(warp_abs_max, 32))
 
 
 BAD_KIND = '''

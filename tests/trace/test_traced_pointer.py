@@ -3,8 +3,8 @@ checked mode against numpy on fresh random inputs: `tensor.iterator.raw_ptr() + 
 `load(count=N, alignment=)` as a vector and its `reduce`, `store` of a vector and of a scalar,
 `p[i]` reads and writes, `masked_load` with a run-time mask and a pass-through (masked-off lanes
 are not read), `masked_store` with a run-time mask, vector arithmetic with a run-time scalar,
-`cutlass.vector.broadcast_to`, 2-D slices and `outerproduct`; and the diagnostics of a
-non-Boolean mask and of a vector reduce with an unknown op."""
+`cutlass.vector.broadcast_to`, 2-D slices and `outerproduct`, `toint` and `align`; and the
+diagnostics of a non-Boolean mask and of a vector reduce with an unknown op."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ def kernel(mX: cute.Tensor, mY: cute.Tensor, mOut: cute.Tensor, mRed: cute.Tenso
 
 
 @cute.kernel
-def shapes(mM: cute.Tensor, a0: cutlass.Float32, b0: cutlass.Float32):
+def shapes(mM: cute.Tensor, mAddr: cute.Tensor, a0: cutlass.Float32, b0: cutlass.Float32):
     a = cutlass.Vector.from_elements((a0, 2.0, -1.5), cutlass.Float32)
     b = cutlass.Vector.from_elements((b0, 0.5, 3.0, -2.0), cutlass.Float32)
     m = cutlass.vector.outerproduct(a, b)
@@ -61,14 +61,20 @@ def shapes(mM: cute.Tensor, a0: cutlass.Float32, b0: cutlass.Float32):
     p[12] = sub[0, 0]
     p[13] = sub[1, 1]
     p[14] = m[2, -1]
+    base = p.toint()
+    mAddr[0] = (p + 3).toint() - base
+    up = (p + 1).align(16)
+    mAddr[1] = up.toint() % 16
+    mAddr[2] = up.toint() - base
+    mAddr[3] = p.align(4).toint() - base  # already 4-byte aligned: the same pointer
 
 
 @cute.jit
 def host(mX: cute.Tensor, mY: cute.Tensor, mOut: cute.Tensor, mRed: cute.Tensor,
-         mM: cute.Tensor, limit: cutlass.Int32, scale: cutlass.Float32,
+         mM: cute.Tensor, mAddr: cute.Tensor, limit: cutlass.Int32, scale: cutlass.Float32,
          a0: cutlass.Float32, b0: cutlass.Float32):
     kernel(mX, mY, mOut, mRed, limit, scale).launch(grid=[1, 1, 1], block=[{threads}, 1, 1])
-    shapes(mM, a0, b0).launch(grid=[1, 1, 1], block=[1, 1, 1])
+    shapes(mM, mAddr, a0, b0).launch(grid=[1, 1, 1], block=[1, 1, 1])
 
 
 x = torch.tensor(np.load("x.npy"))
@@ -76,10 +82,12 @@ y = torch.full_like(x, -9.0)
 out = torch.full_like(x, float("nan"))
 red = torch.full(({threads} * 3,), float("nan"))
 m = torch.full((15,), float("nan"))
+addr = torch.full((4,), -1, dtype=torch.int64)
 host(from_dlpack(x), from_dlpack(y), from_dlpack(out), from_dlpack(red), from_dlpack(m),
+     from_dlpack(addr),
      cutlass.Int32({limit}), cutlass.Float32({scale}), cutlass.Float32({a0}),
      cutlass.Float32({b0}))
-for name, t in (("y", y), ("out", out), ("red", red), ("m", m)):
+for name, t in (("y", y), ("out", out), ("red", red), ("m", m), ("addr", addr)):
     np.save(name + ".npy", t.numpy())
 print("DONE")
 '''
@@ -114,6 +122,9 @@ def test_raw_pointer_vectors_and_masks(tmp_path: Path) -> None:
     sub = np.broadcast_to(b, (2, 4))[:, 1:3] + a[0]
     expected = np.concatenate([outer.ravel(), [sub[0, 0], sub[1, 1], outer[2, -1]]])
     np.testing.assert_allclose(np.load(tmp_path / "m.npy"), expected, rtol=1e-6)
+    # toint differences are bytes; align(16) of (p + 1) rounds up to the next 16-byte boundary
+    # (torch's allocations are at least 16-byte aligned: that is p itself + 16)
+    np.testing.assert_array_equal(np.load(tmp_path / "addr.npy"), [12, 0, 16, 0])
 
 
 BAD = '''

@@ -16,7 +16,7 @@ from ..cxx.printer import string_literal
 from ..trace.context import require
 from ..trace.errors import trace_error
 from ..trace.kernel import current_kernel
-from ..trace.pointer import Pointer, index_expr
+from ..trace.pointer import Pointer
 from ..trace.register_array import RegisterArray
 from ..trace.scalar import NUMERIC_TYPES, Boolean, Float32, Int32, Numeric, as_numeric
 from .experimental import (
@@ -83,9 +83,7 @@ def _pointer(value: Any, name: str) -> c.Expr:
     if not isinstance(value, Pointer) or isinstance(value.base, RegisterArray):
         raise trace_error("bad-arguments", f"{name} of a {type(value).__name__}",
                           "give a pointer to global or shared memory (a tensor's .iterator)")
-    if value.offset == 0:
-        return value.base_expr()
-    return c.Binary("+", value.base_expr(), index_expr(value.offset))
+    return value.address_expr()
 
 
 def _call(cxx: str, args: tuple[c.Expr, ...], targs: tuple[c.CxxType | c.Expr, ...] = ()

@@ -23,7 +23,7 @@ from .errors import trace_error
 from .placement import takes_placement
 from .register_array import RegisterArray
 from .run_time_int import RunTimeInt, divisor_of, leaf_in
-from .scalar import CxxValue, Numeric, as_numeric
+from .scalar import CxxValue, Int64, Numeric, as_numeric
 
 MEMSPACES = ("gmem", "smem", "rmem")
 
@@ -31,16 +31,16 @@ MEMSPACES = ("gmem", "smem", "rmem")
 @takes_placement
 @dataclass(frozen=True, eq=False)
 class Pointer:
-    """`base + offset` elements of `dtype` in `memspace`. `align`: the bytes the base address is
-    known to be a multiple of (0: the element's natural alignment); `typed`: the base is a bbx
-    pointer (`bbx::mem_ptr`, whose type carries that alignment: a tensor argument's `.data()`, a
-    kernel's pointer parameter) rather than a raw C++ pointer or array."""
+    """`base + offset` elements of `dtype` in `memspace`. `assumed_align`: the bytes the base
+    address is known to be a multiple of (0: the element's natural alignment); `typed`: the base
+    is a bbx pointer (`bbx::mem_ptr`, whose type carries that alignment: a tensor argument's
+    `.data()`, a kernel's pointer parameter) rather than a raw C++ pointer or array."""
 
     base: c.Expr | RegisterArray  # a pointer expression, or a register array
     dtype: type[Numeric]
     memspace: str
     offset: Any = 0  # an int or a RunTimeInt (elements)
-    align: int = 0
+    assumed_align: int = 0
     typed: bool = False
 
     @property
@@ -50,7 +50,7 @@ class Pointer:
     @property
     def base_alignment(self) -> int:
         """The bytes the base address is a multiple of."""
-        return max(self.align, natural_alignment(self.dtype))
+        return max(self.assumed_align, natural_alignment(self.dtype))
 
     @property
     def alignment(self) -> int:
@@ -71,6 +71,7 @@ class Pointer:
         more than the element's)."""
         align = self.alignment
         shown = f", align<{align}>" if align > natural_alignment(self.dtype) else ""
+        assert self.dtype.bbx_row is not None
         return f"ptr<{self.dtype.bbx_row.mlir}, {self.memspace}{shown}>"
 
     # -- memory ---------------------------------------------------------------------------------
@@ -105,13 +106,38 @@ class Pointer:
         """The pointer itself (bbx pointers are the machine's pointers)."""
         return self
 
+    def address_expr(self) -> c.Expr:
+        """`base + offset` in C++ (a bbx pointer when the base is one)."""
+        if self.offset == 0:
+            return self.base_expr()
+        return c.Binary("+", self.base_expr(), index_expr(self.offset))
+
+    def toint(self) -> Numeric:
+        """The address as an Int64 (C++: `ptr_toint`, bbx/tensor/recast.hpp)."""
+        return Int64.run_time(c.Call(c.Id("ptr_toint"), (self.address_expr(),)))
+
+    def align(self, min_align: Any) -> Pointer:
+        """A pointer known to be `min_align`-byte aligned: this one when its alignment already
+        says so, else its address rounded up to the next multiple (C++: `align_up`,
+        bbx/tensor/pointer.hpp)."""
+        value = min_align.value if isinstance(min_align, Numeric) and min_align.is_static \
+            else min_align
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1 or \
+                value & (value - 1):
+            raise trace_error("bad-arguments", f"Pointer.align({min_align!r})",
+                              "min_align is a static power of two (bytes)")
+        if value <= self.alignment:
+            return self
+        rounded = c.Call(c.Id("align_up"), (self.address_expr(), c.Lit(f"Int<{value}>{{}}")))
+        return Pointer(rounded, self.dtype, self.memspace, assumed_align=value, typed=self.typed)
+
     def __getitem__(self, i: Any) -> Numeric:
         return self.read(_element_index(i))
 
     def __setitem__(self, i: Any, value: Any) -> None:
         self.write(_element_index(i), value)
 
-    def load(self, *, count: Any = None, alignment: Any = None, is_volatile: Any = False,
+    def load(self, alignment: Any = None, *, count: Any = None, is_volatile: Any = False,
              is_invariant: Any = False, is_invariant_group: Any = False, ordering: Any = None,
              syncscope: Any = None) -> Any:
         """The pointee, or with `count=N` the vector of the N elements from here."""

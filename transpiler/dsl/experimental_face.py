@@ -108,6 +108,10 @@ def _tag(cxx: str) -> c.Type:
     return c.Type(cxx)
 
 
+def _bool_lit(flag: bool) -> c.Lit:
+    return c.Lit("true" if flag else "false")
+
+
 # -- warp ---------------------------------------------------------------------------------------
 
 
@@ -143,8 +147,7 @@ def redux_sync(val: Any, kind: Any, mask_and_clamp: Any, *, abs: Any = None,  # 
     current_kernel(name)
     which = _member(kind, "kind", "ReductionKind", REDUX, name)
     value = as_numeric(val)
-    flags = tuple(c.Lit("true" if _flag(f, p, name) else "false")
-                  for f, p in ((abs, "abs"), (nan, "nan")))
+    flags = tuple(_bool_lit(_flag(f, p, name)) for f, p in ((abs, "abs"), (nan, "nan")))
     expr = _call("experimental::redux_sync", (value.expr(),),
                  (c.Lit("experimental::reduction_kind::" + which), *flags))
     return type(value).run_time(expr)
@@ -292,7 +295,7 @@ def memory_barrier(scope: Any) -> None:
 # -- math and printing --------------------------------------------------------------------------
 
 
-def fmin(a: Any, b: Any, *, c: Any = None, ftz: Any = None, nan: Any = None,  # noqa: N803
+def fmin(a: Any, b: Any, *, c: Any = None, ftz: Any = None, nan: Any = None,
          abs: Any = None, results: Any = None) -> Numeric:  # noqa: A002
     """NVVM fmin (PTX min.f32): of two or three operands, with NaN / abs / ftz forms."""
     name = "prims.fmin"
@@ -303,7 +306,8 @@ def fmin(a: Any, b: Any, *, c: Any = None, ftz: Any = None, nan: Any = None,  # 
             raise trace_error("bad-arguments", f"{name}: abs=True takes two operands, not c=",
                               "PTX min.xorsign.abs has no three-operand form")
         args.append(as_numeric(c).expr())
-    flags = tuple(c_lit(_flag(f, p, name)) for f, p in ((nan, "nan"), (abs, "abs"), (ftz, "ftz")))
+    flags = tuple(_bool_lit(_flag(f, p, name))
+                  for f, p in ((nan, "nan"), (abs, "abs"), (ftz, "ftz")))
     result = type(first) if first.is_float else Float32
     return result.run_time(_call("experimental::fmin", tuple(args), flags))
 
@@ -312,11 +316,7 @@ def fabs(value: Any, *, ftz: Any = None, results: Any = None) -> Numeric:
     first = as_numeric(value)
     result = type(first) if first.is_float else Float32
     return result.run_time(_call("experimental::fabs", (first.expr(),),
-                                 (c_lit(_flag(ftz, "ftz", "prims.fabs")),)))
-
-
-def c_lit(flag: bool) -> c.Lit:
-    return c.Lit("true" if flag else "false")
+                                 (_bool_lit(_flag(ftz, "ftz", "prims.fabs")),)))
 
 
 def print_runtime(fmt: Any, *args: Any) -> None:
@@ -326,12 +326,12 @@ def print_runtime(fmt: Any, *args: Any) -> None:
     if not isinstance(fmt, str):
         raise trace_error("bad-arguments", "print_runtime needs a format string first",
                           'e.g. prims.print_runtime("x = {}\\n", x)')
-    values = tuple(as_numeric(_static_number(a)).expr() for a in args)
+    values = tuple(as_numeric(_number(a)).expr() for a in args)
     ctx.emit(c.ExprStmt(_call("experimental::print_runtime",
                               (c.Lit(string_literal(fmt)), *values))))
 
 
-def _static_number(value: Any) -> Any:
+def _number(value: Any) -> Any:
     if isinstance(value, (Numeric, bool, int, float)):
         return value
     raise trace_error("bad-arguments", f"print_runtime of a {type(value).__name__}",

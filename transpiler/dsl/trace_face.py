@@ -3,7 +3,9 @@ execution). A name implemented by the tracer itself (`bbx.trace.dsl_names`: tens
 copies, indices) is that implementation; a registry function whose arguments are run-time
 numbers (`cute.arch.shuffle_sync_bfly`, `cute.arch.fmax`, `cute.arch.lane_idx`...) is traced
 from its entry — its C++ name and parameters — by one general rule: the call
-`cxx(args...)` on the arguments' values, typed as the entry says.
+`cxx(args...)` on the arguments' values, typed as the entry says. The names of
+`cutlass.experimental.primitives` (enumeration arguments, pairs, pointers) have their own faces
+(`experimental_face`), over the translated entries' C++ functions and tables.
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """Raw pointers and `cutlass.Vector` under staged execution (BBX_STAGED=1), on the simulator in
 checked mode against numpy on fresh random inputs: `tensor.iterator.raw_ptr() + n`,
-`load(count=N, alignment=)` as a vector and its `reduce`, `store` of a vector and of a scalar,
-`p[i]` reads and writes, `masked_load` with a run-time mask and a pass-through (masked-off lanes
-are not read), `masked_store` with a run-time mask, vector arithmetic with a run-time scalar,
-`cutlass.vector.broadcast_to`, 2-D slices and `outerproduct`, `toint` and `align`; and the
-diagnostics of a non-Boolean mask and of a vector reduce with an unknown op."""
+`load(count=N, alignment=)` as a vector and its `reduce`, `store` of a vector, a TensorSSA and
+a scalar, `p[i]` reads and writes, `masked_load` with a run-time mask and a pass-through
+(masked-off lanes are not read), `masked_store` with a run-time mask, vector arithmetic with a
+run-time scalar, `cutlass.vector.broadcast_to`, 2-D slices and `outerproduct`, `toint` and
+`align`; and the diagnostics of a non-Boolean mask and of a vector reduce with an unknown op."""
 
 from __future__ import annotations
 
@@ -61,6 +61,7 @@ def shapes(mM: cute.Tensor, mAddr: cute.Tensor, a0: cutlass.Float32, b0: cutlass
     p[12] = sub[0, 0]
     p[13] = sub[1, 1]
     p[14] = m[2, -1]
+    (p + 15).store(cute.full(4, a0, cutlass.Float32) * b[1])  # a TensorSSA, 1-D
     base = p.toint()
     mAddr[0] = (p + 3).toint() - base
     up = (p + 1).align(16)
@@ -81,7 +82,7 @@ x = torch.tensor(np.load("x.npy"))
 y = torch.full_like(x, -9.0)
 out = torch.full_like(x, float("nan"))
 red = torch.full(({threads} * 3,), float("nan"))
-m = torch.full((15,), float("nan"))
+m = torch.full((19,), float("nan"))
 addr = torch.full((4,), -1, dtype=torch.int64)
 host(from_dlpack(x), from_dlpack(y), from_dlpack(out), from_dlpack(red), from_dlpack(m),
      from_dlpack(addr),
@@ -120,7 +121,8 @@ def test_raw_pointer_vectors_and_masks(tmp_path: Path) -> None:
     b = np.array([b0, 0.5, 3.0, -2.0], dtype=np.float32)
     outer = np.outer(a, b)
     sub = np.broadcast_to(b, (2, 4))[:, 1:3] + a[0]
-    expected = np.concatenate([outer.ravel(), [sub[0, 0], sub[1, 1], outer[2, -1]]])
+    expected = np.concatenate([outer.ravel(), [sub[0, 0], sub[1, 1], outer[2, -1]],
+                               np.full(4, a[0] * b[1])])
     np.testing.assert_allclose(np.load(tmp_path / "m.npy"), expected, rtol=1e-6)
     # toint differences are bytes; align(16) of (p + 1) rounds up to the next 16-byte boundary
     # (torch's allocations are at least 16-byte aligned: that is p itself + 16)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..cxx import ast as c
+from . import int_tuple as it
 from . import vector
 from .context import require
 from .dynamic_int import add
@@ -24,6 +25,7 @@ from .placement import takes_placement
 from .register_array import RegisterArray
 from .run_time_int import RunTimeInt, divisor_of, leaf_in
 from .scalar import CxxValue, Int64, Numeric, as_numeric
+from .tensor_ssa import TensorSSA
 
 MEMSPACES = ("gmem", "smem", "rmem")
 
@@ -151,10 +153,13 @@ class Pointer:
     def store(self, value: Any, *, alignment: Any = None, is_volatile: Any = False,
               is_invariant_group: Any = False, ordering: Any = None, syncscope: Any = None
               ) -> None:
-        """`value` (a number, or a vector from here on) written to memory."""
+        """`value` (a number, or a Vector / 1-D TensorSSA from here on) written to memory."""
         _plain_access("store", is_volatile, ordering)
         _check_alignment(alignment, self)
-        if isinstance(value, vector.Vector):
+        if isinstance(value, TensorSSA) and len(it.wrap(value.shape)) != 1:
+            raise trace_error("bad-arguments", f"Pointer.store of a TensorSSA of shape "
+                              f"{value.shape}", "store a 1-D value (reshape it first)")
+        if isinstance(value, (vector.Vector, TensorSSA)):
             for i, e in enumerate(value.elements):
                 self.write(i, e)
         else:

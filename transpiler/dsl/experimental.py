@@ -195,7 +195,7 @@ def bind(lw: Lowerer, node: cst.Call, name: str, params: str, required: int,
 
 # -- warp ----------------------------------------------------------------------------------------
 
-_SHFL = {"idx": "", "up": "_up", "down": "_down", "bfly": "_bfly"}
+SHFL_SUFFIX = {"idx": "", "up": "_up", "down": "_down", "bfly": "_bfly"}
 
 
 def _shfl_sync(lw: Lowerer, node: cst.Call, name: str) -> Val:
@@ -204,7 +204,7 @@ def _shfl_sync(lw: Lowerer, node: cst.Call, name: str) -> Val:
     arch::mask_and_clamp(c))`, or `experimental::shfl_sync_and_valid<...>` for (value, valid)."""
     b = bind(lw, node, name, "thread_mask val offset mask_and_clamp kind "
              "return_value_and_is_valid loc ip", 5, 5)
-    mode = choice(lw, b["kind"], "kind", {m: m for m in _SHFL}, "Shfl")
+    mode = choice(lw, b["kind"], "kind", {m: m for m in SHFL_SUFFIX}, "Shfl")
     val = lw.lower(b["val"])
     args = (lw.materialize(val, False, b["val"]), lw.value(b["offset"]),
             call("arch::mask_and_clamp", (lw.value(b["mask_and_clamp"]),)))
@@ -212,23 +212,24 @@ def _shfl_sync(lw: Lowerer, node: cst.Call, name: str) -> Val:
     if flag(lw, b, "return_value_and_is_valid"):
         expr = call("experimental::shfl_sync_and_valid", args, (tag(f"experimental::shfl_{mode}"),))
         return Val(Kind(Cat.TUPLE, elems=(kind, _BOOL)), expr, node=node)
-    return Val(kind, call(f"arch::shuffle_sync{_SHFL[mode]}", args), node=node)
+    return Val(kind, call(f"arch::shuffle_sync{SHFL_SUFFIX[mode]}", args), node=node)
 
 
-_VOTE = {"any": ("arch::vote_any", _BOOL), "all": ("arch::vote_all", _BOOL),
-         "uni": ("arch::vote_uni", _BOOL), "ballot": ("experimental::vote_sync_ballot", _I32)}
+#: VoteSync -> (the C++ function, the C++ type of its result).
+VOTE = {"any": ("arch::vote_any", "bool"), "all": ("arch::vote_all", "bool"),
+        "uni": ("arch::vote_uni", "bool"), "ballot": ("experimental::vote_sync_ballot", "int32_t")}
 
 
 def _vote_sync(lw: Lowerer, node: cst.Call, name: str) -> Val:
     """`vote_sync(mask, pred, kind)`: any / all / uni -> Boolean, ballot -> Int32."""
     b = bind(lw, node, name, "mask pred kind loc ip", 3, 3)
-    kind = choice(lw, b["kind"], "kind", {m: m for m in _VOTE}, "VoteSync")
-    cxx, result = _VOTE[kind]
-    return Val(result, call(cxx, (lw.value(b["pred"]),)), node=node)
+    kind = choice(lw, b["kind"], "kind", {m: m for m in VOTE}, "VoteSync")
+    cxx, result = VOTE[kind]
+    return Val(k.dynamic(result), call(cxx, (lw.value(b["pred"]),)), node=node)
 
 
 #: ReductionKind (an IntEnum) -> the C++ enumerator of experimental::reduction_kind.
-_REDUX = {1: "add", 2: "and_", 3: "max", 4: "min", 5: "or_", 6: "umax", 7: "umin", 8: "xor_",
+REDUX = {1: "add", 2: "and_", 3: "max", 4: "min", 5: "or_", 6: "umax", 7: "umin", 8: "xor_",
           9: "fmin", 10: "fmax"}
 
 
@@ -239,7 +240,7 @@ def _redux_sync(lw: Lowerer, node: cst.Call, name: str) -> Val:
     kind = lw.lower(b["kind"])
     if kind.kind.cat is Cat.LITERAL:
         which: c.CxxType | c.Expr = c.Lit(
-            "experimental::reduction_kind::" + choice(lw, b["kind"], "kind", _REDUX,
+            "experimental::reduction_kind::" + choice(lw, b["kind"], "kind", REDUX,
                                                      "ReductionKind"))
     else:  # a Constexpr argument: the DSL's integer, checked by the C++ mapping
         which = call("experimental::reduction_kind_of", (lw.materialize(kind, False, b["kind"]),))
@@ -285,22 +286,23 @@ def _barrier_cta_arrive(lw: Lowerer, node: cst.Call, name: str) -> Val:
     return Val(k.VALUE, call("experimental::barrier_cta_arrive", args), node=node)
 
 
-_BAR_RED = {"popc": ("experimental::bar_red_popc", _I32),
-            "and": ("experimental::bar_red_and", _BOOL),
-            "or": ("experimental::bar_red_or", _BOOL)}
+#: BarrierRedux -> (the C++ tag, the C++ type of the result).
+BAR_RED = {"popc": ("experimental::bar_red_popc", "int32_t"),
+           "and": ("experimental::bar_red_and", "bool"),
+           "or": ("experimental::bar_red_or", "bool")}
 
 
 def _barrier_cta_red(lw: Lowerer, node: cst.Call, name: str) -> Val:
     """`barrier_cta_red(pred, barrier_id, kind, *, thread_count=None)` (and `_aligned`):
     popc -> Int32, and / or -> Boolean."""
     b = bind(lw, node, name, "pred barrier_id kind thread_count loc ip", 3, 3)
-    kind = choice(lw, b["kind"], "kind", {m: m for m in _BAR_RED}, "BarrierRedux")
-    op, result = _BAR_RED[kind]
+    kind = choice(lw, b["kind"], "kind", {m: m for m in BAR_RED}, "BarrierRedux")
+    op, result = BAR_RED[kind]
     args = [lw.value(b["pred"]), barrier_id(lw, b["barrier_id"])]
     if not is_none(b.get("thread_count")):
         args.append(lw.value(b["thread_count"]))
     expr = call("experimental::barrier_cta_red", tuple(args), (tag(op),))
-    return Val(result, expr, node=node)
+    return Val(k.dynamic(result), expr, node=node)
 
 
 def _barrier(lw: Lowerer, node: cst.Call, name: str) -> Val:
@@ -318,21 +320,21 @@ def _barrier(lw: Lowerer, node: cst.Call, name: str) -> Val:
 # -- memory ---------------------------------------------------------------------------------------
 
 #: ReductionType -> the C++ type of the reduction.
-_RED_TYPES = {"b32": "uint32_t", "b64": "uint64_t", "u32": "uint32_t", "u64": "uint64_t",
+RED_TYPES = {"b32": "uint32_t", "b64": "uint64_t", "u32": "uint32_t", "u64": "uint64_t",
               "s32": "int32_t", "s64": "int64_t", "f32": "float", "f64": "double",
               "f16": "half_t", "bf16": "bfloat16_t", "f16x2": "", "bf16x2": ""}
 #: PTX red: the types each operation takes (scalar forms).
-_RED_OPS = {
+RED_OPS = {
     "add": ("u32", "s32", "u64", "f32", "f64", "f16", "bf16"),
     "and": ("b32", "b64"), "or": ("b32", "b64"), "xor": ("b32", "b64"),
     "min": ("u32", "s32", "u64", "s64"), "max": ("u32", "s32", "u64", "s64"),
     "inc": ("u32",), "dec": ("u32",),
 }  # fmt: skip
-_SEM = {"weak": "arch::sem_relaxed", "relaxed": "arch::sem_relaxed",
+SEM = {"weak": "arch::sem_relaxed", "relaxed": "arch::sem_relaxed",
         "acquire": "arch::sem_acquire", "release": "arch::sem_release",
         "acq_rel": "arch::sem_acq_rel"}
 #: MemScope -> the scope tag. A cluster is one block on AMD, which the device scope covers.
-_SCOPE = {"cta": "arch::scope_cta", "cluster": "arch::scope_gpu", "gpu": "arch::scope_gpu",
+SCOPE = {"cta": "arch::scope_cta", "cluster": "arch::scope_gpu", "gpu": "arch::scope_gpu",
           "sys": "arch::scope_sys"}
 
 
@@ -342,10 +344,10 @@ def _ordering(
 ) -> tuple[c.CxxType, c.CxxType]:
     sem = "arch::sem_relaxed"
     if not is_none(bound.get(sem_param)):
-        sem = choice(lw, bound[sem_param], sem_param, {s: _SEM[s] for s in sems}, "MemOrder")
+        sem = choice(lw, bound[sem_param], sem_param, {s: SEM[s] for s in sems}, "MemOrder")
     scope = "arch::scope_gpu"
     if not is_none(bound.get(scope_param)):
-        scope = choice(lw, bound[scope_param], scope_param, _SCOPE, "MemScope")
+        scope = choice(lw, bound[scope_param], scope_param, SCOPE, "MemScope")
     return tag(sem), tag(scope)
 
 
@@ -361,37 +363,43 @@ def _shared_space(lw: Lowerer, node: cst.BaseExpression | None, name: str) -> No
         raise NvidiaOnly(CLUSTER).error(lw, node, f"{name}(SharedSpace.shared_cluster)")
 
 
+def red_form_problem(op: str, rtype: str) -> tuple[str, str, str] | None:
+    """Why PTX `red.<op>.<rtype>` is refused (code, what, hint), or None."""
+    if not RED_TYPES[rtype]:
+        return ("not-yet-supported", f"red on packed {rtype} vectors is not yet supported by bbx",
+                "reduce the two halves as scalars")
+    if rtype not in RED_OPS[op]:
+        allowed = ", ".join(t.upper() for t in RED_OPS[op])
+        return ("bad-arguments", f"PTX red.{op} has no .{rtype} form (ReductionType {allowed})",
+                "the DSL's red is PTX's instruction: use a type it takes, or atomicrmw")
+    return None
+
+
 def _red(lw: Lowerer, node: cst.Call, name: str) -> Val:
     """`red(op, type_, a, b, *, mem_order=None, mem_scope=None, shared_space=None,
     cache_hint=None)` -> `experimental::red<Op, T, Sem, Scope>(a, b)`."""
     b = bind(lw, node, name, "op type_ a b mem_order mem_scope shared_space cache_hint loc ip",
              4, 4)
-    op = choice(lw, b["op"], "op", {o: o for o in _RED_OPS}, "ReductionOp")
-    rtype = choice(lw, b["type_"], "type_", {t: t for t in _RED_TYPES}, "ReductionType")
-    if not _RED_TYPES[rtype]:
-        raise lw.error(b["type_"], "not-yet-supported",
-                       f"red on packed {rtype} vectors is not yet supported by bbx",
-                       "reduce the two halves as scalars")
-    if rtype not in _RED_OPS[op]:
-        allowed = ", ".join(t.upper() for t in _RED_OPS[op])
-        raise lw.error(b["type_"], "bad-arguments",
-                       f"PTX red.{op} has no .{rtype} form (ReductionType {allowed})",
-                       "the DSL's red is PTX's instruction: use a type it takes, or atomicrmw")
+    op = choice(lw, b["op"], "op", {o: o for o in RED_OPS}, "ReductionOp")
+    rtype = choice(lw, b["type_"], "type_", {t: t for t in RED_TYPES}, "ReductionType")
+    problem = red_form_problem(op, rtype)
+    if problem is not None:
+        raise lw.error(b["type_"], *problem)
     _shared_space(lw, b.get("shared_space"), name)
     sem, scope = _ordering(lw, b, "mem_order", "mem_scope", ("weak", "relaxed", "release"))
     args = (lw.value(b["a"]), lw.value(b["b"]))
-    targs = (tag(f"experimental::red_{op}"), tag(_RED_TYPES[rtype]), sem, scope)
+    targs = (tag(f"experimental::red_{op}"), tag(RED_TYPES[rtype]), sem, scope)
     return Val(k.VALUE, call("experimental::red", args, targs), node=node)
 
 
-_ATOMIC_OPS = ("and", "or", "xor", "cas", "exch", "add", "inc", "dec", "min", "max")
+ATOMIC_OPS = ("and", "or", "xor", "cas", "exch", "add", "inc", "dec", "min", "max")
 
 
 def _atomicrmw(lw: Lowerer, node: cst.Call, name: str) -> Val:
     """`atomicrmw(op, ptr, a, *, b=None, mem_order=None, syncscope=None, space=None)`: the old
     value; CAS compares with `a` and stores `b`."""
     b = bind(lw, node, name, "op ptr a b mem_order syncscope space results loc ip", 3, 3)
-    op = choice(lw, b["op"], "op", {o: o for o in _ATOMIC_OPS}, "AtomicOp")
+    op = choice(lw, b["op"], "op", {o: o for o in ATOMIC_OPS}, "AtomicOp")
     if not is_none(b.get("results")):
         from .entry import NvidiaOnly
 
@@ -417,13 +425,13 @@ def _atomicrmw(lw: Lowerer, node: cst.Call, name: str) -> Val:
 
 def _fence_acq_rel(lw: Lowerer, node: cst.Call, name: str) -> Val:
     b = bind(lw, node, name, "scope loc ip", 1, 1)
-    scope = choice(lw, b["scope"], "scope", _SCOPE, "MemScope").rpartition("_")[2]
+    scope = choice(lw, b["scope"], "scope", SCOPE, "MemScope").rpartition("_")[2]
     return Val(k.VALUE, call(f"arch::fence_acq_rel_{scope}", ()), node=node)
 
 
 def _memory_barrier(lw: Lowerer, node: cst.Call, name: str) -> Val:
     b = bind(lw, node, name, "scope loc ip", 1, 1)
-    scope = choice(lw, b["scope"], "scope", _SCOPE, "MemScope")
+    scope = choice(lw, b["scope"], "scope", SCOPE, "MemScope")
     return Val(k.VALUE, call("experimental::memory_barrier", (), (tag(scope),)), node=node)
 
 

@@ -3,7 +3,9 @@ execution). A name implemented by the tracer itself (`bbx.trace.dsl_names`: tens
 copies, indices) is that implementation; a registry function whose arguments are run-time
 numbers (`cute.arch.shuffle_sync_bfly`, `cute.arch.fmax`, `cute.arch.lane_idx`...) is traced
 from its entry — its C++ name and parameters — by one general rule: the call
-`cxx(args...)` on the arguments' values, typed as the entry says.
+`cxx(args...)` on the arguments' values, typed as the entry says. The names of
+`cutlass.experimental.primitives` (enumeration arguments, pairs, pointers) have their own faces
+(`experimental_face`), over the translated entries' C++ functions and tables.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from ..trace.scalar import NUMERIC_TYPES, Boolean, Float32, Int32, Numeric, as_n
 from ..trace.tensor_ssa import TensorSSA, broadcast_to, from_elements
 from . import REGISTRY
 from .entry import FIRST, Constant, Function, Param
+from .experimental_face import TRACED as EXPERIMENTAL
 from .math import ROUNDING, FlagArg, MathFunction
 from .roles import IGNORED, SHUFFLE_CONTROL, VALUE, Fastmath
 from .trace_composites import COMPOSITES
@@ -39,6 +42,10 @@ def traced_name(qualname: str) -> Any:
     found = tracer_name(qualname)
     if found is not None:
         return found
+    experimental = EXPERIMENTAL.get(qualname if qualname.startswith("cutlass.")
+                                    else "cutlass." + qualname)
+    if experimental is not None:
+        return experimental
     composite = COMPOSITES.get(qualname.removeprefix("cutlass."))
     if composite is not None:
         return functools.partial(composite, traced_name)

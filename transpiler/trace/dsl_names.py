@@ -41,6 +41,9 @@ TRACED: dict[str, Callable[..., Any]] = {
     "utils.SmemAllocator": smem.SmemAllocator,
     "cute.recast_ptr": pointer.recast_ptr,
     "base_dsl.typing.Vector": vector.Vector,
+    "Vector": vector.Vector,
+    "vector.broadcast_to": vector.broadcast_to,
+    "vector.outerproduct": vector.outerproduct,
     # layouts of static leaves (what the tensor API does not cover)
     **{f"cute.{fn.__name__}": fn for fn in (
         layout.make_ordered_layout, layout.coalesce, layout.cosize, layout.append,

@@ -16,13 +16,16 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..cxx import ast as c
+from . import int_tuple as it
+from . import vector
 from .context import require
 from .dynamic_int import add
 from .errors import trace_error
 from .placement import takes_placement
 from .register_array import RegisterArray
 from .run_time_int import RunTimeInt, divisor_of, leaf_in
-from .scalar import CxxValue, Numeric, as_numeric
+from .scalar import CxxValue, Int64, Numeric, as_numeric
+from .tensor_ssa import TensorSSA
 
 MEMSPACES = ("gmem", "smem", "rmem")
 
@@ -30,16 +33,16 @@ MEMSPACES = ("gmem", "smem", "rmem")
 @takes_placement
 @dataclass(frozen=True, eq=False)
 class Pointer:
-    """`base + offset` elements of `dtype` in `memspace`. `align`: the bytes the base address is
-    known to be a multiple of (0: the element's natural alignment); `typed`: the base is a bbx
-    pointer (`bbx::mem_ptr`, whose type carries that alignment: a tensor argument's `.data()`, a
-    kernel's pointer parameter) rather than a raw C++ pointer or array."""
+    """`base + offset` elements of `dtype` in `memspace`. `assumed_align`: the bytes the base
+    address is known to be a multiple of (0: the element's natural alignment); `typed`: the base
+    is a bbx pointer (`bbx::mem_ptr`, whose type carries that alignment: a tensor argument's
+    `.data()`, a kernel's pointer parameter) rather than a raw C++ pointer or array."""
 
     base: c.Expr | RegisterArray  # a pointer expression, or a register array
     dtype: type[Numeric]
     memspace: str
     offset: Any = 0  # an int or a RunTimeInt (elements)
-    align: int = 0
+    assumed_align: int = 0
     typed: bool = False
 
     @property
@@ -49,7 +52,7 @@ class Pointer:
     @property
     def base_alignment(self) -> int:
         """The bytes the base address is a multiple of."""
-        return max(self.align, natural_alignment(self.dtype))
+        return max(self.assumed_align, natural_alignment(self.dtype))
 
     @property
     def alignment(self) -> int:
@@ -97,6 +100,157 @@ class Pointer:
         stored = store_value(value, self.dtype)
         expr = stored.expr()
         ctx.emit(c.Assign(self.element_expr(offset), "=", expr))
+
+
+    # -- the DSL's raw-pointer API (`tensor.iterator.raw_ptr()`) --------------------------------
+
+    def raw_ptr(self) -> Pointer:
+        """The pointer itself (bbx pointers are the machine's pointers)."""
+        return self
+
+    def address_expr(self) -> c.Expr:
+        """`base + offset` in C++ (a bbx pointer when the base is one)."""
+        if self.offset == 0:
+            return self.base_expr()
+        return c.Binary("+", self.base_expr(), index_expr(self.offset))
+
+    def toint(self) -> Numeric:
+        """The address as an Int64 (C++: `ptr_toint`, bbx/tensor/recast.hpp)."""
+        return Int64.run_time(c.Call(c.Id("ptr_toint"), (self.address_expr(),)))
+
+    def align(self, min_align: Any) -> Pointer:
+        """A pointer known to be `min_align`-byte aligned: this one when its alignment already
+        says so, else its address rounded up to the next multiple (C++: `align_up`,
+        bbx/tensor/pointer.hpp)."""
+        value = min_align.value if isinstance(min_align, Numeric) and min_align.is_static \
+            else min_align
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1 or \
+                value & (value - 1):
+            raise trace_error("bad-arguments", f"Pointer.align({min_align!r})",
+                              "min_align is a static power of two (bytes)")
+        if value <= self.alignment:
+            return self
+        rounded = c.Call(c.Id("align_up"), (self.address_expr(), c.Lit(f"Int<{value}>{{}}")))
+        return Pointer(rounded, self.dtype, self.memspace, assumed_align=value, typed=self.typed)
+
+    def __getitem__(self, i: Any) -> Numeric:
+        return self.read(_element_index(i))
+
+    def __setitem__(self, i: Any, value: Any) -> None:
+        self.write(_element_index(i), value)
+
+    def load(self, alignment: Any = None, *, count: Any = None, is_volatile: Any = False,
+             is_invariant: Any = False, is_invariant_group: Any = False, ordering: Any = None,
+             syncscope: Any = None) -> Any:
+        """The pointee, or with `count=N` the vector of the N elements from here."""
+        _plain_access("load", is_volatile, ordering)
+        _check_alignment(alignment, self)
+        if count is None:
+            return self.read()
+        n = _static_count(count)
+        return vector.Vector([self.read(i) for i in range(n)], self.dtype)
+
+    def store(self, value: Any, *, alignment: Any = None, is_volatile: Any = False,
+              is_invariant_group: Any = False, ordering: Any = None, syncscope: Any = None
+              ) -> None:
+        """`value` (a number, or a Vector / 1-D TensorSSA from here on) written to memory."""
+        _plain_access("store", is_volatile, ordering)
+        _check_alignment(alignment, self)
+        if isinstance(value, TensorSSA) and len(it.wrap(value.shape)) != 1:
+            raise trace_error("bad-arguments", f"Pointer.store of a TensorSSA of shape "
+                              f"{value.shape}", "store a 1-D value (reshape it first)")
+        if isinstance(value, (vector.Vector, TensorSSA)):
+            for i, e in enumerate(value.elements):
+                self.write(i, e)
+        else:
+            self.write(0, value)
+
+    def masked_load(self, mask: Any, pass_thru: Any = None, *, alignment: Any = None
+                    ) -> vector.Vector:
+        """The vector of len(mask) elements from here; a lane whose mask is false is not read
+        and takes `pass_thru`'s lane (zero without it)."""
+        _check_alignment(alignment, self)
+        lanes = _mask_lanes(mask, "masked_load")
+        if pass_thru is None:
+            others = [self.dtype(0)] * len(lanes)
+        elif isinstance(pass_thru, vector.Vector) and len(pass_thru.elements) == len(lanes):
+            others = [store_value(e, self.dtype) for e in pass_thru.elements]
+        else:
+            raise trace_error("bad-arguments", "Pointer.masked_load: pass_thru is not a vector "
+                              "of the mask's length", f"give a Vector of {len(lanes)} elements")
+        out: list[Numeric] = []
+        for i, (keep, other) in enumerate(zip(lanes, others, strict=True)):
+            if keep.is_static:
+                out.append(self.read(i) if keep.value else other)
+                continue
+            picked = self.dtype.run_time(c.Ternary(keep.expr(), self.element_expr(i),
+                                                   other.expr())).value
+            assert isinstance(picked, CxxValue)
+            picked.materialize("ld")
+            out.append(self.dtype(picked))
+        return vector.Vector(out, self.dtype)
+
+    def masked_store(self, value: Any, mask: Any, *, alignment: Any = None) -> None:
+        """The lanes of `value` whose mask is true, written from here on."""
+        _check_alignment(alignment, self)
+        lanes = _mask_lanes(mask, "masked_store")
+        if not isinstance(value, vector.Vector) or len(value.elements) != len(lanes):
+            raise trace_error("bad-arguments", "Pointer.masked_store: the value is not a vector "
+                              "of the mask's length", f"give a Vector of {len(lanes)} elements")
+        ctx = require("a memory write")
+        for i, (keep, e) in enumerate(zip(lanes, value.elements, strict=True)):
+            if keep.is_static:
+                if keep.value:
+                    self.write(i, e)
+                continue
+            stored = store_value(e, self.dtype).expr()
+            ctx.emit(c.If(keep.expr(), (c.Assign(self.element_expr(i), "=", stored),)))
+
+
+def _element_index(i: Any) -> Any:
+    """`p[i]`: a static int or a run-time integer."""
+    if isinstance(i, Numeric) and not i.is_static:
+        return leaf_in(i)
+    value = i.value if isinstance(i, Numeric) else i
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise trace_error("pointer-index", f"pointer[{i!r}]", "the index is an integer")
+    return value
+
+
+def _plain_access(what: str, is_volatile: Any, ordering: Any) -> None:
+    """bbx traces plain pointer accesses only: a volatile or ordered one is refused rather than
+    silently made plain."""
+    if is_volatile not in (False, None) or ordering not in (None, "not_atomic"):
+        raise trace_error("not-yet-supported",
+                          f"Pointer.{what} with is_volatile= or ordering= is not yet supported",
+                          "for an ordered access use cute.arch.load/store with sem= and scope=")
+
+
+def _static_count(count: Any) -> int:
+    value = count.value if isinstance(count, Numeric) and count.is_static else count
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise trace_error("bad-arguments", f"Pointer.load(count={count!r})",
+                          "count= is a static positive integer (the vector's length)")
+    return value
+
+
+def _check_alignment(alignment: Any, ptr: Pointer) -> None:
+    """`alignment=`: a static power of two (a promise about the address, which bbx's
+    element-wise accesses do not need)."""
+    value = alignment.value if isinstance(alignment, Numeric) and alignment.is_static \
+        else alignment
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1 or value & (value - 1):
+        raise trace_error("bad-arguments", f"alignment={alignment!r}",
+                          "the alignment is a static power of two (bytes)")
+
+
+def _mask_lanes(mask: Any, what: str) -> list[Numeric]:
+    if not isinstance(mask, vector.Vector) or mask.dtype.__name__ != "Boolean":
+        raise trace_error("bad-arguments", f"Pointer.{what}: the mask is not a Boolean vector",
+                          "e.g. cutlass.Vector.from_elements((True, False), cutlass.Boolean)")
+    return list(mask.elements)
 
 
 def natural_alignment(dtype: type[Numeric]) -> int:

@@ -100,3 +100,12 @@ def _init_value(x: Any, dtype: type[Numeric]) -> Numeric:
         return dtype(x)
     raise trace_error("tensor-ssa-reduce", f"a {type(x).__name__} initial value",
                       "the initial value is a number")
+
+
+def fold(op: ReductionOp, elements: list[Numeric], init: Numeric | None = None) -> Numeric:
+    """`op` folded over `elements` in order, from `init` (else from the first element)."""
+    combine = _REDUCERS[op]
+    acc, rest = (init, elements) if init is not None else (elements[0], elements[1:])
+    for e in rest:
+        acc = combine(acc, e)
+    return acc

@@ -1,33 +1,53 @@
-"""`cutlass.base_dsl.typing.Vector` at trace time: a few scalars as one value whose bits can be
-read as another element type (`Vector.from_elements((a, b), Float32).bitcast(Int64)` packs two
-float32 into one int64, as QuACK's online-softmax reduction does).
+"""`cutlass.Vector` (`base_dsl.typing.Vector`) at trace time: a few scalars of one numeric type
+with a static row-major shape, as the DSL's MLIR n-D vectors — what `Pointer.load(count=N)` and
+`masked_load` return, `Vector.from_elements` builds and `Pointer.store` writes.
 
-A vector is a C++ register array (`float vec[2] = {a, b};`); `bitcast` declares the array of the
-new element type and copies the bits (`bbx::bit_cast_array`, numeric/bit_cast_array.hpp)."""
+A vector is its elements (run-time DSL numbers, row-major); Python unrolls every operation:
+element-wise arithmetic and comparisons with numpy's broadcasting (a scalar, or a vector whose
+shape broadcasts), `v[i, j]` and slices `v[:, 1:3]`, `reduce("add" | "mul" | "max" | "min")`,
+`cutlass.vector.broadcast_to` and `outerproduct`. `bitcast` declares the array of the new element
+type and copies the bits (`Vector.from_elements((a, b), Float32).bitcast(Int64)` packs two
+float32 into one int64, as QuACK's online-softmax reduction does; `bbx::bit_cast_array`,
+numeric/bit_cast_array.hpp)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+import math
+import operator
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..cxx import ast as c
 from .context import require
 from .errors import trace_error
+from .placement import takes_placement
 from .register_array import declare_array
 from .scalar import Numeric, as_numeric
+from .tensor_reduce import ReductionOp, fold
+
+Shape = tuple[int, ...]
 
 
+@takes_placement
 class Vector:
-    """Scalars of one numeric type, as the DSL's `Vector`."""
+    """Scalars of one numeric type in a row-major `shape`, as the DSL's `Vector`."""
 
     __module__ = "cutlass.base_dsl.typing"
 
-    def __init__(self, elements: Sequence[Numeric], dtype: type[Numeric]) -> None:
+    def __init__(self, elements: Sequence[Numeric], dtype: type[Numeric],
+                 shape: Shape | None = None) -> None:
         self.elements, self.dtype = tuple(elements), dtype
+        self.shape: Shape = shape if shape is not None else (len(self.elements),)
+        if math.prod(self.shape) != len(self.elements):
+            raise ValueError(f"{len(self.elements)} elements for the shape {self.shape}")
+
+    @property
+    def element_type(self) -> type[Numeric]:
+        return self.dtype
 
     @classmethod
-    def from_elements(cls, elements: Sequence[Any], dtype: type[Numeric], **_location: Any
-                      ) -> Vector:
+    def from_elements(cls, elements: Sequence[Any], dtype: type[Numeric]) -> Vector:
         """The vector of `elements`, each converted to `dtype`."""
         if not (isinstance(dtype, type) and issubclass(dtype, Numeric)):
             raise trace_error("vector-dtype", f"Vector.from_elements(..., {dtype!r})",
@@ -35,33 +55,194 @@ class Vector:
         return cls([dtype(as_numeric(e)) for e in elements], dtype)
 
     def __len__(self) -> int:
-        return len(self.elements)
+        return self.shape[0]
 
-    def bitcast(self, dtype: type[Numeric], **_location: Any) -> Vector:
+    def __repr__(self) -> str:
+        return f"Vector<{'x'.join(map(str, self.shape))}x{self.dtype.__name__}>"
+
+    def to_elements(self) -> list[Numeric]:
+        return list(self.elements)
+
+    def bitcast(self, dtype: type[Numeric]) -> Vector:
         """The same bits as a vector of `dtype` (the total width must be a multiple of it)."""
         bits = len(self.elements) * self.dtype.width
         if bits % dtype.width:
             raise trace_error("vector-bitcast", f"a bitcast of {len(self.elements)} x "
                               f"{self.dtype.__name__} to {dtype.__name__}",
                               f"{bits} bits are not a whole number of {dtype.__name__}")
-        require("Vector.bitcast")
+        ctx = require("Vector.bitcast")
         count = bits // dtype.width
         source = declare_array(_cxx_type(self.dtype), len(self.elements),
                                tuple(e.expr() for e in self.elements), hint="vec")
         target = declare_array(_cxx_type(dtype), count, hint="bits")
-        require("Vector.bitcast").emit(c.ExprStmt(c.Call(
-            c.Id("bbx::bit_cast_array"), (target.expr, source.expr))))
+        ctx.emit(c.ExprStmt(c.Call(c.Id("bbx::bit_cast_array"), (target.expr, source.expr))))
         target.provisional = False
         bits_of = [c.Index(target.expr, c.Lit(str(i)), readonly=True) for i in range(count)]
         return Vector([dtype.run_time(e) for e in bits_of], dtype)
 
-    def to_elements(self, **_location: Any) -> list[Numeric]:
-        return list(self.elements)
+    def to(self, dtype: type[Numeric]) -> Vector:
+        return Vector([dtype(e) for e in self.elements], dtype, self.shape)
 
-    def __getitem__(self, i: int) -> Numeric:
-        return self.elements[i]
+    # -- indexing -------------------------------------------------------------------------------
+
+    def __getitem__(self, index: Any) -> Any:
+        """`v[i]`, `v[i, j]`: an element; with slices (`v[:, 1:3]`): the sub-vector."""
+        keys = index if isinstance(index, tuple) else (index,)
+        if len(keys) > len(self.shape):
+            raise trace_error("vector-index", f"a {len(keys)}-index subscript of a vector of "
+                              f"shape {self.shape}", "give at most one index per dimension")
+        keys = keys + (slice(None),) * (len(self.shape) - len(keys))
+        ranges: list[range] = []
+        kept: list[int] = []
+        for key, extent in zip(keys, self.shape, strict=True):
+            if isinstance(key, slice):
+                r = range(extent)[key]
+                ranges.append(r)
+                kept.append(len(r))
+            elif isinstance(key, int) and not isinstance(key, bool) and -extent <= key < extent:
+                ranges.append(range(key % extent, key % extent + 1))
+            else:
+                raise trace_error("vector-index", f"vector[{index!r}] of shape {self.shape}",
+                                  "a vector is indexed with static integers in range and slices")
+        picked = [self.elements[_row_major(crd, self.shape)]
+                  for crd in itertools.product(*ranges)]
+        if not kept:
+            return picked[0]
+        return Vector(picked, self.dtype, tuple(kept))
+
+    # -- staging --------------------------------------------------------------------------------
+
+    def bbx_flatten(self) -> tuple[Any, list[Numeric]]:
+        """Its elements (run-time control flow carries each in a C++ variable)."""
+        return (self.shape, self.dtype), list(self.elements)
+
+    @classmethod
+    def bbx_unflatten(cls, key: Any, elements: list[Any]) -> Vector:
+        shape, dtype = key
+        return cls(elements, dtype, shape)
+
+    # -- arithmetic -----------------------------------------------------------------------------
+
+    def _binary(self, other: Any, op: Callable[[Any, Any], Any], flip: bool = False) -> Any:
+        if isinstance(other, Vector):
+            shape = broadcast_shape(self.shape, other.shape)
+            lhs, rhs = _spread(self, shape), _spread(other, shape)
+        elif isinstance(other, (Numeric, bool, int, float)):
+            shape, lhs, rhs = self.shape, self.elements, (as_numeric(other),) * len(self.elements)
+        else:
+            return NotImplemented
+        pairs = zip(rhs, lhs, strict=True) if flip else zip(lhs, rhs, strict=True)
+        return _of([op(a, b) for a, b in pairs], shape)
+
+    def __add__(self, o: Any) -> Any: return self._binary(o, operator.add)
+    def __radd__(self, o: Any) -> Any: return self._binary(o, operator.add, True)
+    def __sub__(self, o: Any) -> Any: return self._binary(o, operator.sub)
+    def __rsub__(self, o: Any) -> Any: return self._binary(o, operator.sub, True)
+    def __mul__(self, o: Any) -> Any: return self._binary(o, operator.mul)
+    def __rmul__(self, o: Any) -> Any: return self._binary(o, operator.mul, True)
+    def __truediv__(self, o: Any) -> Any: return self._binary(o, operator.truediv)
+    def __rtruediv__(self, o: Any) -> Any: return self._binary(o, operator.truediv, True)
+    def __and__(self, o: Any) -> Any: return self._binary(o, operator.and_)
+    def __or__(self, o: Any) -> Any: return self._binary(o, operator.or_)
+    def __xor__(self, o: Any) -> Any: return self._binary(o, operator.xor)
+    def __lt__(self, o: Any) -> Any: return self._binary(o, operator.lt)
+    def __le__(self, o: Any) -> Any: return self._binary(o, operator.le)
+    def __gt__(self, o: Any) -> Any: return self._binary(o, operator.gt)
+    def __ge__(self, o: Any) -> Any: return self._binary(o, operator.ge)
+    def __eq__(self, o: Any) -> Any: return self._binary(o, operator.eq)  # type: ignore[override]
+    def __ne__(self, o: Any) -> Any: return self._binary(o, operator.ne)  # type: ignore[override]
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __neg__(self) -> Vector:
+        return _of([-e for e in self.elements], self.shape)
+
+    def __bool__(self) -> bool:
+        raise trace_error("vector-bool", "a Vector is used as a Python bool",
+                          "reduce it first (v.reduce(...)) or compare element by element")
+
+    def reduce(self, op: Any = "add", *, dim: Any = None, acc: Any = None) -> Numeric:
+        """`op` ("add", "mul", "max", "min") folded over every element, in order, from `acc`
+        when given."""
+        if isinstance(op, str) and op in {o.value for o in ReductionOp}:
+            which = ReductionOp(op)
+        elif isinstance(op, ReductionOp):
+            which = op
+        else:
+            raise trace_error("vector-reduce", f"Vector.reduce({op!r})",
+                              "op is one of 'add', 'mul', 'max', 'min'")
+        if dim is not None:
+            raise trace_error("vector-reduce", "Vector.reduce(dim=...)",
+                              "a reduction over some dimensions only is not traced yet; "
+                              "reduce the whole vector")
+        init = None if acc is None else self.dtype(as_numeric(acc))
+        return fold(which, list(self.elements), init)
 
 
 def _cxx_type(dtype: type[Numeric]) -> c.Type:
     assert dtype.bbx_row is not None
     return c.Type(dtype.bbx_row.cxx)
+
+
+def _of(elements: list[Numeric], shape: Shape) -> Vector:
+    return Vector(elements, type(elements[0]), shape)
+
+
+def _row_major(crd: Sequence[int], shape: Shape) -> int:
+    index = 0
+    for i, n in zip(crd, shape, strict=True):
+        index = index * n + i
+    return index
+
+
+def broadcast_shape(a: Shape, b: Shape) -> Shape:
+    """numpy's rule: shapes aligned at the right, each extent equal or 1."""
+    rank = max(len(a), len(b))
+    pa, pb = (1,) * (rank - len(a)) + a, (1,) * (rank - len(b)) + b
+    out = []
+    for x, y in zip(pa, pb, strict=True):
+        if x != y and 1 not in (x, y):
+            raise trace_error("vector-shape", f"vectors of shapes {a} and {b} do not broadcast",
+                              "aligned at the right, each extent must be the same, or 1")
+        out.append(max(x, y))
+    return tuple(out)
+
+
+def _spread(v: Vector, shape: Shape) -> tuple[Numeric, ...]:
+    """`v`'s elements repeated to `shape` (which v's shape broadcasts to)."""
+    padded = (1,) * (len(shape) - len(v.shape)) + v.shape
+    return tuple(v.elements[_row_major([0 if n == 1 else i for i, n in zip(crd, padded,
+                                                                         strict=True)], padded)]
+                 for crd in itertools.product(*(range(n) for n in shape)))
+
+
+def broadcast_to(value: Any, shape: Any) -> Vector:
+    """`cutlass.vector.broadcast_to(v, shape)`: a vector (or a scalar) repeated to `shape`."""
+    target = (shape,) if isinstance(shape, int) else tuple(shape)
+    if not all(isinstance(n, int) and n > 0 for n in target):
+        raise trace_error("vector-shape", f"broadcast_to(..., {shape!r})",
+                          "the shape is a tuple of static positive integers")
+    if not isinstance(value, Vector):
+        scalar = as_numeric(value)
+        return Vector([scalar] * math.prod(target), type(scalar), target)
+    if broadcast_shape(value.shape, target) != target:
+        raise trace_error("vector-shape", f"a vector of shape {value.shape} broadcast to "
+                          f"{target}", "aligned at the right, each extent must be the same, or 1")
+    return Vector(_spread(value, target), value.dtype, target)
+
+
+def outerproduct(a: Any, b: Any, acc: Any = None) -> Vector:
+    """`cutlass.vector.outerproduct(a, b, acc=None)`: `m[i, j] = a[i] * b[j] (+ acc[i, j])` of
+    two 1-D vectors."""
+    if not (isinstance(a, Vector) and isinstance(b, Vector) and len(a.shape) == 1
+            and len(b.shape) == 1):
+        raise trace_error("vector-shape", "outerproduct of operands that are not 1-D vectors",
+                          "give two 1-D cutlass.Vector values")
+    product = [x * y for x in a.elements for y in b.elements]
+    out = _of(product, (a.shape[0], b.shape[0]))
+    if acc is not None:
+        if not isinstance(acc, Vector) or acc.shape != out.shape:
+            raise trace_error("vector-shape", "outerproduct(..., acc=...) of another shape",
+                              f"acc is a vector of shape {out.shape}")
+        out = out + acc
+    return out

@@ -120,6 +120,17 @@ BBX_HOST_DEVICE constexpr auto align_up(mem_ptr<S, T, A> const& p, MinAlign cons
   }
 }
 
+// align_up of a plain address (a shared-memory allocation, a register array's element): the
+// address rounded up to the next multiple of min_align.
+template <class T, class MinAlign>
+BBX_HOST_DEVICE auto align_up(T* p, MinAlign const&) {
+  static_assert(is_C_v<MinAlign>, "Pointer.align: min_align must be a compile-time integer");
+  constexpr unsigned long long M = static_cast<unsigned long long>(MinAlign::value);
+  static_assert(M > 0 && (M & (M - 1)) == 0, "Pointer.align: the alignment must be a power of 2");
+  const auto addr = (reinterpret_cast<unsigned long long>(p) + (M - 1)) & ~(M - 1);
+  return reinterpret_cast<T*>(addr);
+}
+
 // make_gmem_ptr(p), make_gmem_ptr<16>(p): Align 0 means alignof(T).
 template <int Align = 0, class T>
 BBX_HOST_DEVICE constexpr auto make_gmem_ptr(T* p) {

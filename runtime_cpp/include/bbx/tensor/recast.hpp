@@ -79,5 +79,9 @@ template <mem_space S, class T, int A>
 BBX_HOST_DEVICE std::int64_t ptr_toint(mem_ptr<S, T, A> const& p) {
   return static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(p.get()));
 }
+template <class T>
+BBX_HOST_DEVICE std::int64_t ptr_toint(T* p) {
+  return static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(p));
+}
 
 }  // namespace bbx

@@ -28,7 +28,9 @@ from ..preprocess.loader import raw_function
 from ..trace.context import TraceContext, activate
 from ..trace.errors import trace_error
 from ..trace.kernel import SpecializationModule, collecting
+from ..targets.backend import Backend
 from ..trace.scalar import NUMERIC_TYPES
+from ..trace.target import tracing_for
 from ..trace.tensor_argument import RunTimeDim, host_tensor
 from ..trace.traced_call import rewritten
 from ..translate import module_namespace
@@ -50,8 +52,10 @@ class StagedModule:
     sha256: str  # of the text
 
 
-def trace_call(fn: jit.JitFunction, bound_self: Any, specs: dict[str, ArgSpec]) -> StagedModule:
-    """Runs `fn` for a call with `specs` (flattened argument specs) and returns its module."""
+def trace_call(fn: jit.JitFunction, bound_self: Any, specs: dict[str, ArgSpec],
+               target: Backend) -> StagedModule:
+    """Runs `fn` for a call with `specs` (flattened argument specs) on `target` and returns its
+    module."""
     raw = raw_function(fn.__wrapped__)
     prepared = rewritten(raw)
     namespace = module_namespace(fn.source_file)
@@ -62,7 +66,7 @@ def trace_call(fn: jit.JitFunction, bound_self: Any, specs: dict[str, ArgSpec]) 
     stream_param = next((n for n, s in specs.items() if isinstance(s, StreamSpec)), None)
     params: list[c.Param] = []
     arguments: dict[str, Any] = {}
-    with activate(ctx), collecting(module):
+    with activate(ctx), collecting(module), tracing_for(target):
         for name, spec in specs.items():
             if isinstance(spec, StreamSpec):
                 arguments[name] = None  # launches use the call's stream

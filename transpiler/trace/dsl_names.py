@@ -12,6 +12,7 @@ from . import (
     copy,
     layout,
     layout_algebra,
+    layout_enum,
     pointer,
     printing,
     smem,
@@ -39,6 +40,7 @@ TRACED: dict[str, Callable[..., Any]] = {
     "cute.make_tiled_copy": copy.make_tiled_copy,
     "cute.copy": copy.copy,
     "utils.SmemAllocator": smem.SmemAllocator,
+    "utils.LayoutEnum": layout_enum.LayoutEnum,
     "cute.recast_ptr": pointer.recast_ptr,
     "base_dsl.typing.Vector": vector.Vector,
     # layouts of static leaves (what the tensor API does not cover)

@@ -83,6 +83,12 @@ class Tensor:
         return user_value(self._layout.stride)
 
     @property
+    def leading_dim(self) -> Any:
+        """The mode of static stride 1 (an index; a tuple of indices inside a nested mode), or
+        None: the DSL's `tensor.leading_dim`. A mode of static extent 1 does not count."""
+        return _leading_dim(self._layout.shape, self._layout.stride)
+
+    @property
     def element_type(self) -> Any:
         if isinstance(self._iterator, CoordIterator):
             return tuple  # coordinates
@@ -204,6 +210,19 @@ class Tensor:
                 if isinstance(cv, CxxValue) and not cv.is_leaf:
                     cv.materialize(f"{name}_offset")
         return self
+
+
+def _leading_dim(shape: Any, stride: Any) -> Any:
+    if not isinstance(stride, tuple):
+        return None
+    for i, (s, d) in enumerate(zip(shape, stride, strict=True)):
+        if isinstance(d, tuple):
+            inner = _leading_dim(s, d)
+            if inner is not None:
+                return (i, *(inner if isinstance(inner, tuple) else (inner,)))
+        elif type(d) is int and d == 1 and not (type(s) is int and s == 1):
+            return i
+    return None
 
 
 def _coordinate(crd: Any) -> Any:

@@ -51,7 +51,7 @@ TRACED: dict[str, Callable[..., Any]] = {
     "base_dsl.typing.Vector": vector.Vector,
     # layouts of static leaves (what the tensor API does not cover)
     **{f"cute.{fn.__name__}": fn for fn in (
-        layout.make_ordered_layout, layout.coalesce, layout.cosize, layout.append,
+        layout.make_ordered_layout, layout.coalesce, swizzle.cosize, layout.append,
         layout.prepend, layout.filter_zeros, layout_algebra.complement,
         layout_algebra.right_inverse, layout_algebra.left_inverse,
         layout_algebra.logical_product, layout_algebra.blocked_product,

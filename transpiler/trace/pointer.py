@@ -30,7 +30,7 @@ MEMSPACES = ("gmem", "smem", "rmem")
 @takes_placement
 @dataclass(frozen=True, eq=False)
 class Pointer:
-    """`base + offset` elements of `dtype` in `memspace`. `align`: the bytes the base address is
+    """`base + offset` elements of `dtype` in `memspace`. `known_align`: the bytes the base address is
     known to be a multiple of (0: the element's natural alignment); `typed`: the base is a bbx
     pointer (`bbx::mem_ptr`, whose type carries that alignment: a tensor argument's `.data()`, a
     kernel's pointer parameter) rather than a raw C++ pointer or array."""
@@ -39,7 +39,7 @@ class Pointer:
     dtype: type[Numeric]
     memspace: str
     offset: Any = 0  # an int or a RunTimeInt (elements)
-    align: int = 0
+    known_align: int = 0
     typed: bool = False
 
     @property
@@ -49,7 +49,7 @@ class Pointer:
     @property
     def base_alignment(self) -> int:
         """The bytes the base address is a multiple of."""
-        return max(self.align, natural_alignment(self.dtype))
+        return max(self.known_align, natural_alignment(self.dtype))
 
     @property
     def alignment(self) -> int:
@@ -64,6 +64,23 @@ class Pointer:
             return NotImplemented
 
     __radd__ = __add__
+
+    def align(self, min_align: Any, *, loc: Any = None, ip: Any = None) -> Pointer:
+        """The DSL's `ptr.align(min_align)`: a pointer known to be `min_align`-byte aligned —
+        this one where the trace proves it, else the header's `align_up` (the address rounded
+        up to the next multiple; bbx/tensor/pointer.hpp)."""
+        if not (isinstance(min_align, int) and min_align > 0 and min_align & (min_align - 1) == 0):
+            raise trace_error("pointer-align", f"Pointer.align({min_align!r})",
+                              "the alignment is a power of 2, a Python int")
+        if self.alignment >= min_align:
+            return self
+        if isinstance(self.base, RegisterArray):
+            raise trace_error("pointer-align", "Pointer.align of a register tensor's pointer",
+                              "align pointers to global or shared memory")
+        from .tensor_view import pointer_view  # noqa: PLC0415 - views are built on pointers
+
+        aligned = c.Call(c.Id("align_up"), (pointer_view(self), c.Lit(f"Int<{min_align}>{{}}")))
+        return Pointer(aligned, self.dtype, self.memspace, 0, min_align, typed=True)
 
     def __repr__(self) -> str:
         return f"ptr<{self.dtype}, {self.memspace}>(+{self.offset})"

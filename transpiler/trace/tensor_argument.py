@@ -47,7 +47,7 @@ def host_tensor(cname: str, dtype: type[Numeric], shape: tuple[int | RunTimeDim,
     layout = L.Layout(tuple(leaf(s, "shape", i) for i, s in enumerate(shape)),
                       tuple(leaf(d, "stride", i) for i, d in enumerate(stride)))
     data = c.Call(c.Member(c.Id(cname), "data"))
-    return Tensor(Pointer(data, dtype, "gmem", align=align, typed=True), layout)
+    return Tensor(Pointer(data, dtype, "gmem", known_align=align, typed=True), layout)
 
 
 #: the key's stand-in for a run-time leaf (its value is a kernel parameter)
@@ -137,7 +137,7 @@ class TensorArgument:
             assert pointer_name is not None
             shape, stride = parts
             return Tensor(Pointer(c.Id(pointer_name), iterator.dtype, iterator.memspace,
-                                  align=iterator.alignment, typed=True),
+                                  known_align=iterator.alignment, typed=True),
                           L.Layout(shape, stride))
         coord_shape, offset, shape, stride = parts
         return Tensor(CoordIterator(coord_shape, offset), L.Layout(shape, stride))

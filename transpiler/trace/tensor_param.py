@@ -72,6 +72,6 @@ def tensor_parameter(ctx: TraceContext, name: str, spec: DynamicTensor) -> tuple
         stride = tuple(strides)
     else:
         stride = tuple(leaf(d, "stride", i) for i, d in enumerate(spec.stride))
-    tensor = Tensor(Pointer(c.Id(pointer), spec.dtype, spec.memspace, align=spec.align),
+    tensor = Tensor(Pointer(c.Id(pointer), spec.dtype, spec.memspace, known_align=spec.align),
                     L.Layout(shape, stride))
     return tensor, made

@@ -53,7 +53,8 @@ def _cxx_op(op: Any) -> str:
         return "MmaUniversalOp(type_c<float>{})"
     ab = "half_t" if op.ab_dtype is Float16 else "bfloat16_t"
     acc = "float" if op.acc_dtype is Float32 else "half_t"
-    return f"MmaF16BF16Op(type_c<{ab}>{{}}, type_c<{acc}>{{}}, make_shape(_16{{}}, _8{{}}, _16{{}}))"
+    shape = "make_shape(_16{}, _8{}, _16{})"
+    return f"MmaF16BF16Op(type_c<{ab}>{{}}, type_c<{acc}>{{}}, {shape})"
 
 
 #: (op, atom layout, permutation) of the tiled MMAs compared

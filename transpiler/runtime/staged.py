@@ -25,10 +25,10 @@ from ..cxx import ast as c
 from ..cxx.emit import Section, render_module
 from ..cxx.printer import function_text
 from ..preprocess.loader import raw_function
+from ..targets.backend import Backend
 from ..trace.context import TraceContext, activate
 from ..trace.errors import trace_error
 from ..trace.kernel import SpecializationModule, collecting
-from ..targets.backend import Backend
 from ..trace.scalar import NUMERIC_TYPES
 from ..trace.target import tracing_for
 from ..trace.tensor_argument import RunTimeDim, host_tensor

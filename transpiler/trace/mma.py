@@ -5,12 +5,13 @@
 A tiled MMA is a static object with CuTe's semantics (`include/cute/atom/mma_atom.hpp`),
 computed by the Python layout algebra so that partitions and fragments have static shapes:
 
-    thr_layout_vmnk = tiled_product(atom ThrID, atom_layout_mnk)        (V, M, N, K) -> thread
+    thr_layout_vmnk = tiled_product(atom ThrID, atom_layout_mnk)  (V, M, N, K) -> thread
     thrfrg_C(t):  logical_divide(t, (perm_M, perm_N))
-                  zipped_divide(.., (atom_M, atom_N))                  ((AtomM,AtomN),(RestM,RestN))
-                  mode 0 composed with the atom's C layout             ((ThrV,FrgV),(RestM,RestN))
-                  mode 1 zipped_divide(.., (thr_M, thr_N))  -> ((ThrV,(ThrM,ThrN)),(FrgV,(RestM,RestN)))
-    partition_C:  slice the thread's (v, (m, n))                         (FrgV, RestM, RestN, ...)
+                  zipped_divide(.., (atom_M, atom_N))       ((AtomM,AtomN),(RestM,RestN))
+                  mode 0 composed with the atom's C layout  ((ThrV,FrgV),(RestM,RestN))
+                  mode 1 zipped_divide(.., (thr_M, thr_N))
+                                            ((ThrV,(ThrM,ThrN)),(FrgV,(RestM,RestN)))
+    partition_C:  slice the thread's (v, (m, n))              (FrgV, RestM, RestN, ...)
 
 (A and B alike on (M, K) and (N, K).) A thread's (v, m, n, k) is `idx2crd(tidx, shape of
 thr_layout_vmnk)`, as CuTe's get_slice.

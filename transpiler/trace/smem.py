@@ -46,7 +46,8 @@ class SmemAllocator:
         if start:
             base = c.Binary("+", base, c.Lit(str(start)))
         typed = c.Call(c.Id("reinterpret_cast"), (base,), (c.Type(f"{row.cxx}*"),))
-        return Pointer(typed, dtype, "smem", known_align=offset_alignment(SMEM_BASE_ALIGN, start, Uint8))
+        return Pointer(typed, dtype, "smem",
+                       known_align=offset_alignment(SMEM_BASE_ALIGN, start, Uint8))
 
     def allocate_tensor(self, element_type: Any, layout: Any, byte_alignment: Any = 1,
                         swizzle: Any = None) -> Tensor:

@@ -8,7 +8,6 @@ from bbx.trace.mma import MmaUniversalOp  # noqa: F401 - the DSL's name
 
 from ..._markers import DeviceOnly, module_getattr
 
-
 cpasync = DeviceOnly("cute.nvgpu.cpasync")
 warp = DeviceOnly("cute.nvgpu.warp")
 warpgroup = DeviceOnly("cute.nvgpu.warpgroup")

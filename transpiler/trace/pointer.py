@@ -31,9 +31,10 @@ MEMSPACES = ("gmem", "smem", "rmem")
 @dataclass(frozen=True, eq=False)
 class Pointer:
     """`base + offset` elements of `dtype` in `memspace`. `known_align`: the bytes the base
-    address is known to be a multiple of (0: the element's natural alignment); `typed`: the base is a bbx
-    pointer (`bbx::mem_ptr`, whose type carries that alignment: a tensor argument's `.data()`, a
-    kernel's pointer parameter) rather than a raw C++ pointer or array."""
+    address is known to be a multiple of (0: the element's natural alignment); `typed`: the
+    base is a bbx pointer (`bbx::mem_ptr`, whose type carries that alignment: a tensor
+    argument's `.data()`, a kernel's pointer parameter) rather than a raw C++ pointer or
+    array."""
 
     base: c.Expr | RegisterArray  # a pointer expression, or a register array
     dtype: type[Numeric]

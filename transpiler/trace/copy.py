@@ -30,6 +30,7 @@ from .placement import takes_placement
 from .pointer import Pointer
 from .run_time_int import leaf_in
 from .scalar import Numeric, as_numeric
+from .swizzle import outer_of, with_outer
 from .tensor import Tensor, algebra_errors
 from .tensor_algebra import zipped_divide as tensor_zipped_divide
 from .tensor_view import has_view, tensor_view
@@ -150,12 +151,13 @@ class TiledCopy:
                               "partition a tensor")
         with algebra_errors("partitioning by a tiled copy"):
             tiled = tensor_zipped_divide(t, self.tiler_mn)
-            layout = tiled.trace_layout
+            layout = outer_of(tiled.trace_layout)  # a swizzle stays outside (with_outer)
             tv = composition(layout[0], self.thrval2mn())
             rest = layout[1]
             modes = it.wrap(rest.shape)
             strides = it.wrap(rest.stride)
-            return Tensor(tiled.iterator, L.Layout((tv.shape, *modes), (tv.stride, *strides)))
+            return Tensor(tiled.iterator, with_outer(tiled.trace_layout, L.Layout(
+                (tv.shape, *modes), (tv.stride, *strides))))
 
 
 def make_tiled_copy_tv(atom: CopyAtom, thr_layout: Any, val_layout: Any) -> TiledCopy:

@@ -46,6 +46,7 @@ from .placement import takes_placement
 from .pointer import Pointer
 from .run_time_int import layout_in, leaf_in
 from .scalar import BFloat16, Float16, Float32, Numeric
+from .swizzle import outer_of, with_outer
 from .target import current_target
 from .tensor import Tensor, algebra_errors, make_fragment_like, make_rmem_tensor
 from .tensor_view import has_view, tensor_view
@@ -403,7 +404,7 @@ class ThrMma:
         if not isinstance(t, Tensor):
             raise trace_error("mma-partition", f"partition_{which} of a {type(t).__name__}",
                               "partition a tensor")
-        layout = t.trace_layout
+        layout = outer_of(t.trace_layout)  # a swizzle stays outside (with_outer)
         if L.rank(layout) < 2 or not it.is_static((layout.shape[0], layout.shape[1])):
             raise trace_error("mma-partition", f"partition_{which} of a tensor of shape "
                               f"{layout.shape}", "the tile's first two modes must have static "
@@ -411,10 +412,12 @@ class ThrMma:
         v, m, n, k = self._vmnk()
         crd = {"A": (v, (m, k)), "B": (v, (n, k)), "C": (v, (m, n))}[which]
         with algebra_errors(f"partition_{which}"):
-            frg = Tensor(t.iterator, self.tiled_mma._frg(which, layout))
+            frg = Tensor(t.iterator, with_outer(t.trace_layout, self.tiled_mma._frg(which, layout)))
             part = frg[(crd, None)]  # (FrgV, (Rest0, Rest1, ...))
-            (s0, rest), (d0, rest_d) = part.trace_layout.shape[0], part.trace_layout.stride[0]
-            return Tensor(part.iterator, L.Layout((s0, *it.wrap(rest)), (d0, *it.wrap(rest_d))))
+            sliced = outer_of(part.trace_layout)
+            (s0, rest), (d0, rest_d) = sliced.shape[0], sliced.stride[0]
+            return Tensor(part.iterator, with_outer(part.trace_layout, L.Layout(
+                (s0, *it.wrap(rest)), (d0, *it.wrap(rest_d)))))
 
     def partition_A(self, t: Any) -> Tensor:  # noqa: N802 - the DSL's name
         return self._partition("A", t)

@@ -128,3 +128,16 @@ def cosize(layout: Layout | ComposedLayout, mode: Any = ()) -> Any:
     if not is_static_int(n):
         raise LayoutAlgebraError("cosize of a swizzled layout of run-time extent")
     return (n + unit - 1) // unit * unit
+
+
+def outer_of(layout: Layout | ComposedLayout) -> Layout:
+    """The layout of a tensor's coordinates: a composed layout's outer layout."""
+    return layout.outer if isinstance(layout, ComposedLayout) else layout
+
+
+def with_outer(layout: Layout | ComposedLayout, outer: Layout) -> Layout | ComposedLayout:
+    """`layout` with its coordinates' layout replaced by `outer` (a partition or a division of
+    a composed layout restructures the outer layout; the swizzle and its offset stay)."""
+    if isinstance(layout, ComposedLayout):
+        return ComposedLayout(layout.inner, layout.offset, outer)
+    return outer

@@ -26,6 +26,7 @@ from .pointer import Pointer, store_value
 from .register_array import RegisterArray, declare_array
 from .run_time_int import RunTimeInt, int_tuple_in, layout_in, user_value
 from .scalar import CxxValue, Numeric
+from .swizzle import ComposedLayout, outer_of
 from .tensor_ssa import TensorSSA, array_value
 
 TensorIterator = Pointer | CoordIterator
@@ -109,6 +110,8 @@ class Tensor:
         coord = _coordinate(crd)
         if it.has_none(coord):
             with algebra_errors(f"slicing a tensor of shape {self._layout.shape} with {crd}"):
+                if isinstance(self._layout, ComposedLayout):  # the offset goes under the swizzle
+                    return Tensor(self._iterator, self._layout(coord))
                 sliced, offset = L.slice_and_offset(coord, self._layout)
             return Tensor(self._iterator + offset, sliced)
         return self._iterator.read(self.offset_of(coord, crd))
@@ -292,7 +295,7 @@ def make_fragment_like(src: Any, dtype: type[Numeric] | None = None) -> Tensor:
     """`cute.make_fragment_like(tensor_or_layout, dtype)`: a register tensor of the same shape,
     compact in the order of the source's strides (CuTe's make_fragment_like)."""
     if isinstance(src, Tensor):
-        layout = src.trace_layout
+        layout = outer_of(src.trace_layout)  # a swizzled tensor's coordinates
         if dtype is None:
             if not isinstance(src.iterator, Pointer):
                 raise trace_error("rmem-dtype", "make_fragment_like of an identity tensor",

@@ -10,6 +10,7 @@ from typing import Any
 from . import (
     arch,
     copy,
+    copy_mma,
     layout,
     layout_algebra,
     layout_enum,
@@ -39,6 +40,10 @@ TRACED: dict[str, Callable[..., Any]] = {
     "cute.make_copy_atom": copy.make_copy_atom,
     "cute.make_tiled_copy_tv": copy.make_tiled_copy_tv,
     "cute.make_tiled_copy": copy.make_tiled_copy,
+    "cute.nvgpu.warp.LdMatrix8x8x16bOp": copy.LdMatrix8x8x16bOp,
+    "cute.make_tiled_copy_A": copy_mma.make_tiled_copy_A,
+    "cute.make_tiled_copy_B": copy_mma.make_tiled_copy_B,
+    "cute.make_tiled_copy_C": copy_mma.make_tiled_copy_C,
     "cute.copy": copy.copy,
     "cute.nvgpu.MmaUniversalOp": mma.MmaUniversalOp,
     "cute.nvgpu.warp.MmaF16BF16Op": mma.MmaF16BF16Op,

@@ -14,7 +14,7 @@ from .errors import trace_error
 from .kernel import current_kernel
 from .pointer import Pointer, offset_alignment
 from .scalar import Numeric, Uint8
-from .smem_struct import StructType, swizzled
+from .smem_struct import StructType, StructView, swizzled
 from .tensor import Tensor, _layout_of
 
 #: what the dynamic shared memory's base is aligned to on every target (bbx/platform/*.hpp:
@@ -69,8 +69,9 @@ class SmemAllocator:
         return self._pointer(_dtype(element_type), _static(num_elems, "num_elems"),
                              byte_alignment)
 
-    def allocate(self, size_or_type: Any, byte_alignment: Any = 1) -> Pointer:
-        """`allocate(num_bytes)`: raw bytes; `allocate(cutlass.Int32)`: one element."""
+    def allocate(self, size_or_type: Any, byte_alignment: Any = 1) -> Pointer | StructView:
+        """`allocate(num_bytes)`: raw bytes; `allocate(cutlass.Int32)`: one element;
+        `allocate(S)`: a @cute.struct S."""
         if isinstance(size_or_type, type) and issubclass(size_or_type, Numeric):
             return self._pointer(size_or_type, 1, byte_alignment)
         if isinstance(size_or_type, int):

@@ -24,7 +24,7 @@ from .errors import trace_error
 from .placement import takes_placement
 from .pointer import Pointer, store_value
 from .register_array import RegisterArray, declare_array
-from .run_time_int import RunTimeInt, int_tuple_in, layout_in, user_value
+from .run_time_int import RunTimeInt, int_tuple_in, layout_in, leaf_in, user_value
 from .scalar import CxxValue, Numeric
 from .swizzle import ComposedLayout, outer_of
 from .tensor_ssa import TensorSSA, array_value
@@ -54,7 +54,7 @@ class Tensor:
 
     __module__ = "cutlass.cute"
 
-    def __init__(self, iterator: TensorIterator, layout: L.Layout) -> None:
+    def __init__(self, iterator: TensorIterator, layout: L.Layout | ComposedLayout) -> None:
         self._iterator = iterator
         self._layout = layout
 
@@ -65,14 +65,18 @@ class Tensor:
         return self._iterator
 
     @property
-    def layout(self) -> L.Layout:
-        """The layout as the DSL gives it (run-time leaves are `Int32` values)."""
+    def layout(self) -> Any:
+        """The layout as the DSL gives it (run-time leaves are `Int32` values; a swizzled
+        tensor's is its composed layout)."""
+        if isinstance(self._layout, ComposedLayout):
+            return self._layout
         return L.Layout(user_value(self._layout.shape), user_value(self._layout.stride))
 
     @property
-    def trace_layout(self) -> L.Layout:
+    def trace_layout(self) -> Any:
         """The layout with the tracer's leaves (`RunTimeInt` for run-time ones): what the
-        algebra of `tensor_algebra` works on."""
+        algebra of `tensor_algebra` works on — a `Layout`, or a swizzled tensor's
+        `ComposedLayout`."""
         return self._layout
 
     @property
@@ -81,13 +85,17 @@ class Tensor:
 
     @property
     def stride(self) -> Any:
+        if isinstance(self._layout, ComposedLayout):
+            raise trace_error("tensor-stride", "the stride of a swizzled tensor",
+                              "a swizzled layout has no stride; use its layout's outer layout")
         return user_value(self._layout.stride)
 
     @property
     def leading_dim(self) -> Any:
         """The mode of static stride 1 (an index; a tuple of indices inside a nested mode), or
         None: the DSL's `tensor.leading_dim`. A mode of static extent 1 does not count."""
-        return _leading_dim(self._layout.shape, self._layout.stride)
+        outer = outer_of(self._layout)
+        return _leading_dim(outer.shape, outer.stride)
 
     @property
     def element_type(self) -> Any:
@@ -200,6 +208,37 @@ class Tensor:
             self._iterator.write(self._layout(i), element)
 
     # -- staging --------------------------------------------------------------------------------
+
+    def bbx_flatten(self) -> tuple[Any, list[Any]] | None:
+        """Run-time control flow carries a tensor in global or shared memory of static layout
+        (`tCsA_p = tCsA[None, None, None, stage]` in a run-time loop) by its offsets — the
+        pointer's and a swizzled layout's — each in a C++ variable; any other tensor is a
+        Python value (None)."""
+        p, layout = self._iterator, self._layout
+        if not isinstance(p, Pointer) or isinstance(p.base, RegisterArray):
+            return None
+        outer = outer_of(layout)
+        if not (it.is_static(outer.shape) and it.is_static(outer.stride)):
+            return None
+        offsets = [p.offset]
+        inner = None
+        if isinstance(layout, ComposedLayout):
+            offsets.append(layout.offset)
+            inner = layout.inner
+        items = [o.value if isinstance(o, RunTimeInt) else o for o in offsets]
+        key = (p.base, p.dtype, p.memspace, p.known_align, p.typed, inner, outer.shape,
+               outer.stride)
+        return key, items
+
+    @classmethod
+    def bbx_unflatten(cls, key: Any, items: list[Any]) -> Tensor:
+        base, dtype, memspace, known_align, typed, inner, shape, stride = key
+        offsets = [leaf_in(i) for i in items]
+        pointer = Pointer(base, dtype, memspace, offsets[0], known_align, typed)
+        outer = L.Layout(shape, stride)
+        if inner is None:
+            return cls(pointer, outer)
+        return cls(pointer, ComposedLayout(inner, offsets[1], outer))
 
     def bbx_bind(self, name: str) -> Tensor:
         """`name = tensor`: a register tensor's array takes the Python name; a run-time offset

@@ -19,9 +19,10 @@ from typing import Any
 from ..cxx import ast as c
 from . import layout as L
 from .errors import trace_error
-from .pointer import Pointer, offset_alignment
+from .pointer import Pointer, index_expr, offset_alignment
 from .scalar import Numeric, Uint8
 from .swizzle import ComposedLayout, Swizzle
+from .tensor import Tensor, _layout_of
 
 
 @dataclass(frozen=True)
@@ -163,8 +164,6 @@ def _field_pointer(base: Pointer, offset: int, dtype: type[Numeric]) -> Pointer:
 
 
 def _address(p: Pointer) -> c.Expr:
-    from .pointer import index_expr  # noqa: PLC0415 - one helper
-
     if p.offset == 0:
         return p.base_expr()
     return c.Binary("+", p.base_expr(), index_expr(p.offset))
@@ -205,8 +204,6 @@ class MemRangeView:
         return self._ptr
 
     def get_tensor(self, layout: Any, swizzle: Any = None, dtype: Any = None) -> Any:
-        from .tensor import Tensor, _layout_of  # noqa: PLC0415 - tensors are built on pointers
-
         made = layout if isinstance(layout, ComposedLayout) else _layout_of(layout, "get_tensor")
         if isinstance(made, Layout) and not L.is_static(made):
             raise trace_error("smem-layout", f"a shared-memory tensor of layout {made}",

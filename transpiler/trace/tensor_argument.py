@@ -19,7 +19,7 @@ from .register_array import RegisterArray
 from .run_time_int import RunTimeInt
 from .scalar import Int32, Int64, Numeric
 from .tensor import Tensor
-from .tensor_view import pointer_view
+from .pointer import pointer_view
 
 
 @dataclass(frozen=True)

@@ -332,7 +332,7 @@ def staged_module(request: BuildRequest, command: str) -> staged.StagedModule:
     """The C++ module of the specialization `request` names, traced by staged execution."""
     special = staged_specialization(request, command)
     try:
-        return staged.trace_call(special.fn, special.bound_self, special.specs)
+        return staged.trace_call(special.fn, special.bound_self, special.specs, request.target)
     except TraceError as exc:
         raise BuildInputError(f"{command}: {special.label}: {exc}") from None
 
@@ -423,7 +423,7 @@ def _staged_unit(fn: jit.JitFunction, bound_self: Any, specs: dict[str, ArgSpec]
                  hip_name: str, target: Backend, label: str) -> tuple[dict[str, str], Unit]:
     """The same for `BBX_STAGED=1`: the module traced by staged execution, as a call builds
     it (bbx.runtime.dispatch)."""
-    module = staged.trace_call(fn, bound_self, specs)
+    module = staged.trace_call(fn, bound_self, specs, target)
     function = UnitFunction(module.namespace, module.sha256, module.cxx_name,
                             module.stream_param)
     arguments = ", ".join(f"{n}: {s}" for n, s in specs.items())

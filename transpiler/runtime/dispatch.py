@@ -166,7 +166,7 @@ class Dispatcher:
         if any(isinstance(s, SequenceSpec) for s in specs.values()):
             raise TranslationFailed(f"bbx: {fn.__qualname__} ({fn.where}): sequence arguments "
                                     "are not traced yet (BBX_STAGED=1)")
-        module = staged.trace_call(fn, bound_self, specs)
+        module = staged.trace_call(fn, bound_self, specs, target)
         hip_name = f"{Path(fn.source_file).stem}.hip"
         label = f"{Path(fn.source_file).name}:{fn.__qualname__}"
         arguments = ", ".join(f"{n}: {s}" for n, s in specs.items())

@@ -26,10 +26,12 @@ from ..cxx import ast as c
 from ..cxx.emit import Section, render_module
 from ..cxx.printer import function_text
 from ..preprocess.loader import raw_function
+from ..targets.backend import Backend
 from ..trace.context import TraceContext, activate
 from ..trace.errors import trace_error
 from ..trace.kernel import SpecializationModule, collecting
 from ..trace.scalar import NUMERIC_TYPES
+from ..trace.target import tracing_for
 from ..trace.tensor_argument import RunTimeDim, host_tensor
 from ..trace.traced_call import rewritten
 from ..translate import module_namespace
@@ -51,8 +53,10 @@ class StagedModule:
     sha256: str  # of the text
 
 
-def trace_call(fn: jit.JitFunction, bound_self: Any, specs: dict[str, ArgSpec]) -> StagedModule:
-    """Runs `fn` for a call with `specs` (flattened argument specs) and returns its module."""
+def trace_call(fn: jit.JitFunction, bound_self: Any, specs: dict[str, ArgSpec],
+               target: Backend) -> StagedModule:
+    """Runs `fn` for a call with `specs` (flattened argument specs) on `target` and returns its
+    module."""
     raw = raw_function(fn.__wrapped__)
     prepared = rewritten(raw)
     namespace = module_namespace(fn.source_file)
@@ -63,7 +67,7 @@ def trace_call(fn: jit.JitFunction, bound_self: Any, specs: dict[str, ArgSpec]) 
     stream_param = next((n for n, s in specs.items() if isinstance(s, StreamSpec)), None)
     params: list[c.Param] = []
     arguments: dict[str, Any] = {}
-    with activate(ctx), collecting(module):
+    with activate(ctx), collecting(module), tracing_for(target):
         for name, spec in specs.items():
             if isinstance(spec, StreamSpec):
                 arguments[name] = None  # launches use the call's stream

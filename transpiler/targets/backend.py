@@ -65,6 +65,10 @@ class Backend(ABC):
     runs_on_host: bool = False
     #: host code is told sm_80 (PORTABLE_CAPABILITY) rather than the device's own architecture
     reports_portable_arch: bool = True
+    #: the AMD architecture (942, 950) whose MFMA atoms NVIDIA's warp MMAs become on this
+    #: target (BBX_MFMA_ARCH of bbx/platform/amd_targets.hpp, bbx/atom/mma_dsl.hpp); None
+    #: where NVIDIA's own mma.sync runs (CUDA)
+    mfma_arch: int | None = 942
 
     # -- compiler ------------------------------------------------------------------------------
     @abstractmethod

@@ -25,6 +25,7 @@ NVIDIA_SMEM_BYTES = {
 class CudaBackend(Backend):
     name = "cuda"
     reports_portable_arch = False
+    mfma_arch = None  # mma.sync
 
     def compiler_path(self) -> str:
         found = toolchain.cuda_compiler()

@@ -234,8 +234,9 @@ def _flatten(value: Any) -> tuple[Any, list[Any]]:
         return ((_FromValues(value), tuple(p[0] for p in parts)),
                 [x for p in parts for x in p[1]])
     flatten_self = getattr(type(value), "bbx_flatten", None)
-    if flatten_self is not None:
-        key, items = flatten_self(value)
+    flat = flatten_self(value) if flatten_self is not None else None
+    if flat is not None:  # (None: the object is a leaf after all)
+        key, items = flat
         parts = [_flatten(v) for v in items]
         return ((_Rebuild(type(value), key), tuple(p[0] for p in parts)),
                 [x for p in parts for x in p[1]])

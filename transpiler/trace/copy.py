@@ -30,6 +30,7 @@ from .placement import takes_placement
 from .pointer import Pointer
 from .run_time_int import leaf_in
 from .scalar import Numeric, as_numeric
+from .swizzle import outer_of, with_outer
 from .tensor import Tensor, algebra_errors
 from .tensor_algebra import zipped_divide as tensor_zipped_divide
 from .tensor_view import has_view, tensor_view
@@ -75,7 +76,33 @@ class CopyG2SOp:
         return "CopyG2SOp()" if self.cache_mode is None else f"CopyG2SOp({self.cache_mode})"
 
 
-COPY_OPS = (CopyUniversalOp, CopyG2SOp)
+class LdMatrix8x8x16bOp:
+    """`cute.nvgpu.warp.LdMatrix8x8x16bOp(transpose, num_matrices)`: shared memory into an MMA
+    fragment (ldmatrix on NVIDIA GPUs); traced as each thread reading its own values."""
+
+    __module__ = "cutlass.cute.nvgpu.warp"
+
+    def __init__(self, transpose: bool = False, num_matrices: int = 1, *args: object,
+                 **kwargs: object) -> None:
+        del args, kwargs
+        if num_matrices not in (1, 2, 4):
+            raise trace_error("ldmatrix", f"warp.LdMatrix8x8x16bOp(num_matrices={num_matrices})",
+                              "num_matrices must be 1, 2 or 4")
+        self.transpose = bool(transpose)
+        self.num_matrices = num_matrices
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, LdMatrix8x8x16bOp) and other.transpose == self.transpose
+                and other.num_matrices == self.num_matrices)
+
+    def __hash__(self) -> int:
+        return hash((LdMatrix8x8x16bOp, self.transpose, self.num_matrices))
+
+    def __repr__(self) -> str:
+        return f"LdMatrix8x8x16bOp({self.transpose}, {self.num_matrices})"
+
+
+COPY_OPS = (CopyUniversalOp, CopyG2SOp, LdMatrix8x8x16bOp)
 
 #: The members of the DSL's cute.nvgpu.LoadCacheMode (C++: bbx::LoadCacheMode).
 LOAD_CACHE_MODES = ("ALWAYS", "GLOBAL", "STREAMING", "LAST_USE", "NONE")
@@ -99,8 +126,8 @@ def make_copy_atom(op: Any, copy_internal_type: Any, *, num_bits_per_copy: Any =
     """`cute.make_copy_atom(op, dtype, num_bits_per_copy=bits)`."""
     if not isinstance(op, COPY_OPS):
         raise trace_error("copy-op", f"a copy atom of {op!r}",
-                          "staged execution traces cute.nvgpu.CopyUniversalOp and "
-                          "cpasync.CopyG2SOp copies so far")
+                          "staged execution traces cute.nvgpu.CopyUniversalOp, "
+                          "cpasync.CopyG2SOp and warp.LdMatrix8x8x16bOp copies so far")
     if not (isinstance(copy_internal_type, type) and issubclass(copy_internal_type, Numeric)):
         raise trace_error("copy-dtype", f"a copy atom of {copy_internal_type!r}",
                           "give the element type (cutlass.Float32, a tensor's .element_type)")
@@ -150,12 +177,13 @@ class TiledCopy:
                               "partition a tensor")
         with algebra_errors("partitioning by a tiled copy"):
             tiled = tensor_zipped_divide(t, self.tiler_mn)
-            layout = tiled.trace_layout
+            layout = outer_of(tiled.trace_layout)  # a swizzle stays outside (with_outer)
             tv = composition(layout[0], self.thrval2mn())
             rest = layout[1]
             modes = it.wrap(rest.shape)
             strides = it.wrap(rest.stride)
-            return Tensor(tiled.iterator, L.Layout((tv.shape, *modes), (tv.stride, *strides)))
+            return Tensor(tiled.iterator, with_outer(tiled.trace_layout, L.Layout(
+                (tv.shape, *modes), (tv.stride, *strides))))
 
 
 def make_tiled_copy_tv(atom: CopyAtom, thr_layout: Any, val_layout: Any) -> TiledCopy:
@@ -193,6 +221,18 @@ class ThrCopy:
 
     def partition_D(self, t: Tensor) -> Tensor:  # noqa: N802 - the DSL's name
         return self._slice(self.tiled_copy.partition(t))
+
+    def retile(self, t: Tensor) -> Tensor:
+        """A register tensor seen in this copy's partition shape (a tiled copy made from a
+        tiled MMA: its fragments, bbx.trace.copy_mma)."""
+        retile = getattr(self.tiled_copy, "retile", None)
+        if retile is None:
+            raise trace_error("retile", "retile with a tiled copy not made from a tiled MMA",
+                              "staged execution retiles MMA fragments (make_tiled_copy_A/B/C)")
+        result: Tensor = retile(t)
+        return result
+
+    retile_S = retile_D = retile  # noqa: N815 - the DSL's names
 
     def _slice(self, part: Tensor) -> Tensor:
         rank = len(it.wrap(part.trace_layout.shape))

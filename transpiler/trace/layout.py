@@ -10,6 +10,7 @@ layout keeps its modes as in C++. The composition/complement/divide/product alge
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -73,6 +74,27 @@ class Layout:
         if is_static(self):
             return hash((self.shape, self.stride))
         return id(self)
+
+    @property
+    def max_alignment(self) -> int:
+        """The DSL's `layout.max_alignment`: the widest run of consecutive indices that
+        consecutive coordinates produce, every other mode stepping by a multiple of it, from
+        static facts only (a run-time extent counts as 1, a run-time stride as 0) — the rule of
+        bbx/layout/alignment.hpp."""
+        shapes = [s if type(s) is int else 1 for s in it.flatten_to_tuple(self.shape)]
+        strides = [d if type(d) is int else 0 for d in it.flatten_to_tuple(self.stride)]
+        used = [False] * len(shapes)
+        run, grew = 1, True
+        while grew:
+            grew = False
+            for i, (s, d) in enumerate(zip(shapes, strides, strict=True)):
+                if not used[i] and s > 1 and d == run:
+                    used[i], run, grew = True, run * s, True
+        align = run
+        for i, (s, d) in enumerate(zip(shapes, strides, strict=True)):
+            if not used[i] and s > 1 and d != 0:
+                align = math.gcd(align, d)
+        return align
 
     def get_hier_coord(self, idx: Any) -> IntTuple:
         return it.idx2crd(idx, self.shape)

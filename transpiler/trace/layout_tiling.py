@@ -171,9 +171,12 @@ def make_layout_tv(thr_layout: Layout, val_layout: Layout) -> tuple[Any, Layout]
     return it.product_each(layout_mn.shape), layout_tv
 
 
-def tile_to_shape(block: Layout, trg_shape: Any, order: Any = None) -> Layout:
+def tile_to_shape(block: Any, trg_shape: Any, order: Any = None) -> Any:
     """Repeat `block` (blocked product) until it has `trg_shape`, repeating along the modes in
-    `order` (default column-major)."""
+    `order` (default column-major); a composed layout tiles its outer layout."""
+    if isinstance(block, ComposedLayout):
+        return ComposedLayout(block.inner, block.offset,
+                              tile_to_shape(block.outer, trg_shape, order))
     r = len(it.wrap(trg_shape))
     if rank(block) > r:
         raise LayoutAlgebraError(f"tile_to_shape: {block} has a larger rank than {trg_shape}")

@@ -16,10 +16,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..cxx import ast as c
+from ..cxx.literals import static_int
 from . import int_tuple as it
 from . import vector
 from .context import require
-from .dynamic_int import add
+from .dynamic_int import add, is_static_int
 from .errors import trace_error
 from .placement import takes_placement
 from .register_array import RegisterArray
@@ -310,3 +311,28 @@ def recast_ptr(ptr: Any, swizzle_: Any = None, dtype: Any = None) -> Pointer:
     address = c.Binary("+", ptr.base_expr(), index_expr(ptr.offset))
     return Pointer(c.Call(c.Id("recast_raw"), (address,), (c.Type(dtype.bbx_row.cxx),)),
                    dtype, ptr.memspace)
+
+
+#: the header's maker of a pointer in each address space (bbx/tensor/pointer.hpp)
+_MAKERS = {"gmem": "make_gmem_ptr", "smem": "make_smem_ptr", "rmem": "make_rmem_ptr"}
+
+
+def pointer_view(p: Pointer) -> c.Expr:
+    """`base + offset` as a bbx pointer whose type carries the alignment the trace knows."""
+    base = _typed_base(p)
+    offset = p.offset
+    if is_static_int(offset):
+        return base if offset == 0 else c.Binary("+", base, static_int(int(offset)))
+    assert isinstance(offset, RunTimeInt)
+    # `p + k` of a run-time k keeps only the element's alignment; this keeps what k's divisor
+    # proves (`template`: the pointer's type is a template parameter of the kernel)
+    return c.Call(c.Member(base, "template add_with_divisibility"), (offset.cxx_expr(),),
+                  (c.Lit(str(offset.divisor)),))
+
+
+def _typed_base(p: Pointer) -> c.Expr:
+    if p.typed:
+        return p.base_expr()
+    maker = _MAKERS[p.memspace]
+    alignment = () if p.memspace == "rmem" else (c.Lit(str(p.base_alignment)),)
+    return c.Call(c.Id(maker), (p.base_expr(),), alignment)

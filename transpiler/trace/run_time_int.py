@@ -60,6 +60,12 @@ class RunTimeInt:
     def __mod__(self, o: Any) -> Any: return self._op(o, lambda a, b: a % b)
     def __rmod__(self, o: Any) -> Any: return self._op(o, lambda a, b: a % b, True)
 
+    # bit operations (a swizzle of a run-time offset)
+    def __and__(self, o: Any) -> Any: return self._op(o, lambda a, b: a & b)
+    def __xor__(self, o: Any) -> Any: return self._op(o, lambda a, b: a ^ b)
+    def __rshift__(self, o: Any) -> Any: return self._op(o, lambda a, b: a >> b)
+    def __lshift__(self, o: Any) -> Any: return self._op(o, lambda a, b: a << b)
+
     def __neg__(self) -> Any:
         result = leaf_in(-self.value)
         if isinstance(result, RunTimeInt):

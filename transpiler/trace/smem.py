@@ -14,6 +14,7 @@ from .errors import trace_error
 from .kernel import current_kernel
 from .pointer import Pointer, offset_alignment
 from .scalar import Numeric, Uint8
+from .smem_struct import StructType, StructView, swizzled
 from .tensor import Tensor, _layout_of
 
 #: what the dynamic shared memory's base is aligned to on every target (bbx/platform/*.hpp:
@@ -53,14 +54,14 @@ class SmemAllocator:
                         swizzle: Any = None) -> Tensor:
         """A shared-memory tensor of `layout` (static: its cosize elements are allocated)."""
         dtype = _dtype(element_type)
-        if swizzle is not None:
-            raise trace_error("smem-swizzle", "allocate_tensor(..., swizzle=...)",
-                              "swizzled shared-memory tensors are not traced yet")
         made = _layout_of(layout, "allocate_tensor")
         if not L.is_static(made):
             raise trace_error("smem-layout", f"a shared-memory tensor of layout {made}",
                               "shared memory is allocated with a static layout")
-        return Tensor(self._pointer(dtype, int(L.cosize(made)), byte_alignment), made)
+        pointer = self._pointer(dtype, int(L.cosize(made)), byte_alignment)
+        if swizzle is not None:
+            return Tensor(pointer, swizzled(made, swizzle, dtype))
+        return Tensor(pointer, made)
 
     def allocate_array(self, element_type: Any, num_elems: Any = 1,
                        byte_alignment: Any = 1) -> Pointer:
@@ -68,15 +69,19 @@ class SmemAllocator:
         return self._pointer(_dtype(element_type), _static(num_elems, "num_elems"),
                              byte_alignment)
 
-    def allocate(self, size_or_type: Any, byte_alignment: Any = 1) -> Pointer:
-        """`allocate(num_bytes)`: raw bytes; `allocate(cutlass.Int32)`: one element."""
+    def allocate(self, size_or_type: Any, byte_alignment: Any = 1) -> Pointer | StructView:
+        """`allocate(num_bytes)`: raw bytes; `allocate(cutlass.Int32)`: one element;
+        `allocate(S)`: a @cute.struct S."""
         if isinstance(size_or_type, type) and issubclass(size_or_type, Numeric):
             return self._pointer(size_or_type, 1, byte_alignment)
         if isinstance(size_or_type, int):
             return self._pointer(Uint8, size_or_type, byte_alignment)
+        if isinstance(size_or_type, StructType):
+            alignment = max(size_or_type.alignment, _static(byte_alignment, "byte_alignment"))
+            return size_or_type(self._pointer(Uint8, size_or_type.size_in_bytes(), alignment))
         raise trace_error("smem-allocate", f"allocate({size_or_type!r})",
-                          "@cute.struct storage is not traced yet; allocate bytes, a numeric "
-                          "type, an array or a tensor")
+                          "allocate bytes, a numeric type, a @cute.struct, an array or a "
+                          "tensor")
 
 
 def _dtype(element_type: Any) -> type[Numeric]:

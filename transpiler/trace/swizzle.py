@@ -14,6 +14,7 @@ from typing import Any, Protocol, runtime_checkable
 from . import int_tuple as it
 from .dynamic_int import LayoutAlgebraError, add, is_static_int
 from .layout import Layout, slice_and_offset
+from .layout import cosize as layout_cosize
 
 
 @runtime_checkable
@@ -109,3 +110,34 @@ def make_composed_layout(inner: Swizzle | Layout, offset: Any, outer: Layout) ->
         raise LayoutAlgebraError(
             f"make_composed_layout: outer must be a layout, got {type(outer).__name__}")
     return ComposedLayout(inner, offset, outer)
+
+
+def cosize(layout: Layout | ComposedLayout, mode: Any = ()) -> Any:
+    """`cute.cosize`: a layout's (layout.cosize); a composed layout's as the header computes it
+    (bbx/layout/composed_layout.hpp): with a swizzle, the outer layout's cosize plus a static
+    offset, rounded up to a multiple of the swizzle's size (it permutes bits below it only);
+    with a layout inside, the inner layout's."""
+    if not isinstance(layout, ComposedLayout):
+        return layout_cosize(layout, mode)
+    if isinstance(layout.inner, Layout):
+        return layout_cosize(layout.inner)
+    n = layout_cosize(layout.outer[mode[0]] if mode else layout.outer)
+    if is_static_int(layout.offset):
+        n = add(n, layout.offset)
+    unit = layout.inner.size()
+    if not is_static_int(n):
+        raise LayoutAlgebraError("cosize of a swizzled layout of run-time extent")
+    return (n + unit - 1) // unit * unit
+
+
+def outer_of(layout: Layout | ComposedLayout) -> Layout:
+    """The layout of a tensor's coordinates: a composed layout's outer layout."""
+    return layout.outer if isinstance(layout, ComposedLayout) else layout
+
+
+def with_outer(layout: Layout | ComposedLayout, outer: Layout) -> Layout | ComposedLayout:
+    """`layout` with its coordinates' layout replaced by `outer` (a partition or a division of
+    a composed layout restructures the outer layout; the swizzle and its offset stay)."""
+    if isinstance(layout, ComposedLayout):
+        return ComposedLayout(layout.inner, layout.offset, outer)
+    return outer

@@ -24,8 +24,9 @@ from .errors import trace_error
 from .placement import takes_placement
 from .pointer import Pointer, store_value
 from .register_array import RegisterArray, declare_array
-from .run_time_int import RunTimeInt, int_tuple_in, layout_in, user_value
+from .run_time_int import RunTimeInt, int_tuple_in, layout_in, leaf_in, user_value
 from .scalar import CxxValue, Numeric
+from .swizzle import ComposedLayout, outer_of
 from .tensor_ssa import TensorSSA, array_value
 
 TensorIterator = Pointer | CoordIterator
@@ -53,7 +54,7 @@ class Tensor:
 
     __module__ = "cutlass.cute"
 
-    def __init__(self, iterator: TensorIterator, layout: L.Layout) -> None:
+    def __init__(self, iterator: TensorIterator, layout: L.Layout | ComposedLayout) -> None:
         self._iterator = iterator
         self._layout = layout
 
@@ -64,14 +65,18 @@ class Tensor:
         return self._iterator
 
     @property
-    def layout(self) -> L.Layout:
-        """The layout as the DSL gives it (run-time leaves are `Int32` values)."""
+    def layout(self) -> Any:
+        """The layout as the DSL gives it (run-time leaves are `Int32` values; a swizzled
+        tensor's is its composed layout)."""
+        if isinstance(self._layout, ComposedLayout):
+            return self._layout
         return L.Layout(user_value(self._layout.shape), user_value(self._layout.stride))
 
     @property
-    def trace_layout(self) -> L.Layout:
+    def trace_layout(self) -> Any:
         """The layout with the tracer's leaves (`RunTimeInt` for run-time ones): what the
-        algebra of `tensor_algebra` works on."""
+        algebra of `tensor_algebra` works on — a `Layout`, or a swizzled tensor's
+        `ComposedLayout`."""
         return self._layout
 
     @property
@@ -80,7 +85,17 @@ class Tensor:
 
     @property
     def stride(self) -> Any:
+        if isinstance(self._layout, ComposedLayout):
+            raise trace_error("tensor-stride", "the stride of a swizzled tensor",
+                              "a swizzled layout has no stride; use its layout's outer layout")
         return user_value(self._layout.stride)
+
+    @property
+    def leading_dim(self) -> Any:
+        """The mode of static stride 1 (an index; a tuple of indices inside a nested mode), or
+        None: the DSL's `tensor.leading_dim`. A mode of static extent 1 does not count."""
+        outer = outer_of(self._layout)
+        return _leading_dim(outer.shape, outer.stride)
 
     @property
     def element_type(self) -> Any:
@@ -109,6 +124,8 @@ class Tensor:
         coord = _coordinate(crd)
         if it.has_none(coord):
             with algebra_errors(f"slicing a tensor of shape {self._layout.shape} with {crd}"):
+                if isinstance(self._layout, ComposedLayout):  # the offset goes under the swizzle
+                    return Tensor(self._iterator, self._layout(coord))
                 sliced, offset = L.slice_and_offset(coord, self._layout)
             return Tensor(self._iterator + offset, sliced)
         return self._iterator.read(self.offset_of(coord, crd))
@@ -198,6 +215,37 @@ class Tensor:
 
     # -- staging --------------------------------------------------------------------------------
 
+    def bbx_flatten(self) -> tuple[Any, list[Any]] | None:
+        """Run-time control flow carries a tensor in global or shared memory of static layout
+        (`tCsA_p = tCsA[None, None, None, stage]` in a run-time loop) by its offsets — the
+        pointer's and a swizzled layout's — each in a C++ variable; any other tensor is a
+        Python value (None)."""
+        p, layout = self._iterator, self._layout
+        if not isinstance(p, Pointer) or isinstance(p.base, RegisterArray):
+            return None
+        outer = outer_of(layout)
+        if not (it.is_static(outer.shape) and it.is_static(outer.stride)):
+            return None
+        offsets = [p.offset]
+        inner = None
+        if isinstance(layout, ComposedLayout):
+            offsets.append(layout.offset)
+            inner = layout.inner
+        items = [o.value if isinstance(o, RunTimeInt) else o for o in offsets]
+        key = (p.base, p.dtype, p.memspace, p.assumed_align, p.typed, inner, outer.shape,
+               outer.stride)
+        return key, items
+
+    @classmethod
+    def bbx_unflatten(cls, key: Any, items: list[Any]) -> Tensor:
+        base, dtype, memspace, assumed_align, typed, inner, shape, stride = key
+        offsets = [leaf_in(i) for i in items]
+        pointer = Pointer(base, dtype, memspace, offsets[0], assumed_align, typed)
+        outer = L.Layout(shape, stride)
+        if inner is None:
+            return cls(pointer, outer)
+        return cls(pointer, ComposedLayout(inner, offsets[1], outer))
+
     def bbx_bind(self, name: str) -> Tensor:
         """`name = tensor`: a register tensor's array takes the Python name; a run-time offset
         of the iterator gets a variable (`gA_offset`), computed once."""
@@ -236,6 +284,19 @@ class TensorType:
 
     def __hash__(self) -> int:
         return hash(self.text)
+
+
+def _leading_dim(shape: Any, stride: Any) -> Any:
+    if not isinstance(stride, tuple):
+        return None
+    for i, (s, d) in enumerate(zip(shape, stride, strict=True)):
+        if isinstance(d, tuple):
+            inner = _leading_dim(s, d)
+            if inner is not None:
+                return (i, *(inner if isinstance(inner, tuple) else (inner,)))
+        elif type(d) is int and d == 1 and not (type(s) is int and s == 1):
+            return i
+    return None
 
 
 def _coordinate(crd: Any) -> Any:
@@ -305,7 +366,7 @@ def make_fragment_like(src: Any, dtype: type[Numeric] | None = None) -> Tensor:
     """`cute.make_fragment_like(tensor_or_layout, dtype)`: a register tensor of the same shape,
     compact in the order of the source's strides (CuTe's make_fragment_like)."""
     if isinstance(src, Tensor):
-        layout = src.trace_layout
+        layout = outer_of(src.trace_layout)  # a swizzled tensor's coordinates
         if dtype is None:
             if not isinstance(src.iterator, Pointer):
                 raise trace_error("rmem-dtype", "make_fragment_like of an identity tensor",

@@ -14,12 +14,11 @@ from ..cxx import ast as c
 from . import layout as L
 from .coord_iterator import Basis, CoordIterator
 from .errors import trace_error
-from .pointer import Pointer
+from .pointer import Pointer, pointer_view
 from .register_array import RegisterArray
 from .run_time_int import RunTimeInt
 from .scalar import Int32, Int64, Numeric
 from .tensor import Tensor
-from .tensor_view import pointer_view
 
 
 @dataclass(frozen=True)

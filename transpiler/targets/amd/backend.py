@@ -30,6 +30,12 @@ class AmdBackend(Backend):
     wave_size = WAVE_SIZE
 
     @property
+    def mfma_arch(self) -> int:  # type: ignore[override]
+        """The offload architecture's MFMA table (device code's BBX_MFMA_ARCH follows it; the
+        header takes gfx942's atoms for an architecture without a table of its own)."""
+        return 950 if self.arch.name == "gfx950" else 942
+
+    @property
     def name(self) -> str:
         return self.arch.name
 

@@ -12,6 +12,8 @@ from typing import Any
 
 from bbx.runtime.jit import JitFunction, KernelFunction, compile_callable
 from bbx.runtime.tvm_ffi import tvm_ffi_function
+from bbx.trace.context import current as tracing
+from bbx.trace.smem_struct import struct as _traced_struct
 
 from .. import _numeric
 from .._markers import DeviceOnly, module_getattr
@@ -129,15 +131,28 @@ class _Compile:
 compile = _Compile()  # noqa: A001 - the DSL's name
 
 
-class struct:  # noqa: N801 - the DSL's name
-    """``@cute.struct`` shared-storage declarations belong to transpiled code; on the host the
-    decorator leaves the class unchanged."""
+class _StructPart(DeviceOnly):
+    """`cute.struct.MemRange` / `.Align`: while tracing, `[...]` is the tracer's field type;
+    elsewhere a marker (transpiled code reads the annotation's source)."""
 
-    MemRange = DeviceOnly("cute.struct.MemRange")
-    Align = DeviceOnly("cute.struct.Align")
+    def __init__(self, qualname: str, traced: Any) -> None:
+        super().__init__(qualname)
+        self._traced = traced
+
+    def __getitem__(self, item: Any) -> Any:
+        return self._traced[item] if tracing() is not None else self
+
+
+class struct:  # noqa: N801 - the DSL's name
+    """``@cute.struct`` shared-storage declarations: while tracing (staged execution) the
+    tracer's struct type (bbx.trace.smem_struct); for transpiled code the decorator leaves the
+    class unchanged."""
+
+    MemRange = _StructPart("cute.struct.MemRange", _traced_struct.MemRange)
+    Align = _StructPart("cute.struct.Align", _traced_struct.Align)
 
     def __new__(cls, decorated: type) -> Any:  # type: ignore[misc]
-        return decorated
+        return _traced_struct(decorated) if tracing() is not None else decorated
 
 
 __getattr__ = module_getattr(__name__)

@@ -1,0 +1,104 @@
+"""Tiled copies in a tiled MMA's operand layouts at trace time: `cute.make_tiled_copy_A/B/C`,
+their `retile`, and NVIDIA's `warp.LdMatrix8x8x16bOp` as a copy atom.
+
+As in the header (bbx/atom/copy_mma.hpp, bbx/atom/copy_ldmatrix.hpp): the tiled copy is CuTe's
+make_tiled_copy_impl(atom, the MMA's (thread, value) layout of the operand, the MMA's tile),
+with a one-thread atom — an ldmatrix atom is one thread reading its own 16-bit values (each
+thread reads what its fragment holds; the copy is the header's universal copy, as wide as the
+values are contiguous). `retile(fragment)` views an MMA fragment (V, MMA_0, MMA_1) of one tile in
+the copy's partition shape, element for element on the same coordinate of the tile:
+
+    fragment.layout o left_inverse(L_mma) o L_copy
+
+with L_mma and L_copy thread 0's partitions of the tile's column-major index by the MMA and by
+the copy (thread independent: thread t's are thread 0's shifted by its first value).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from . import int_tuple as it
+from . import layout as L
+from .copy import CopyAtom, TiledCopy
+from .errors import trace_error
+from .layout_algebra import composition, left_inverse, zipped_divide
+from .mma import TiledMma
+from .placement import takes_placement
+from .swizzle import outer_of, with_outer
+from .tensor import Tensor, algebra_errors
+
+#: operand -> (the MMA's first and second tile mode)
+_MODES = {"A": (0, 2), "B": (1, 2), "C": (0, 1)}
+
+
+@takes_placement
+@dataclass(frozen=True)
+class TiledCopyMma(TiledCopy):
+    """A tiled copy in `mma`'s layout of `operand` ("A", "B" or "C")."""
+
+    mma: TiledMma | None = None
+    operand: str = "A"
+
+    def retile(self, frag: Tensor) -> Tensor:
+        """The MMA fragment `frag` (V, MMA_0, MMA_1) of one tile in this copy's partition
+        shape ((atom_val, rest_val), CPY_0, CPY_1), element for element."""
+        mma = self.mma
+        assert mma is not None
+        if not isinstance(frag, Tensor) or L.rank(outer_of(frag.trace_layout)) != 3:
+            raise trace_error("retile", "retile of a tensor that is not an MMA fragment of one "
+                              "tile", "give the fragment (V, MMA_M, MMA_K) of make_fragment_*, "
+                              "its further modes sliced off")
+        p0, p1 = _MODES[self.operand]
+        shape = outer_of(frag.trace_layout).shape
+        vmnk = mma.thr_layout_vmnk
+        e0 = it.product(shape[1]) * mma.atom.shape_mnk[p0] * L.size(vmnk[p0 + 1])
+        e1 = it.product(shape[2]) * mma.atom.shape_mnk[p1] * L.size(vmnk[p1 + 1])
+        ref = L.make_layout((e0, e1))
+        atom_tv = {"A": mma.atom.tv_layout_A, "B": mma.atom.tv_layout_B,
+                   "C": mma.atom.tv_layout_C}[self.operand]
+        with algebra_errors("retile"):
+            f = mma.thrfrg(ref, p0, p1, atom_tv)[1]  # thread 0: (FrgV, (Rest0, Rest1))
+            l_mma = L.Layout((f.shape[0], *it.wrap(f.shape[1])),
+                             (f.stride[0], *it.wrap(f.stride[1])))
+            if it.product(l_mma.shape) != it.product(shape):
+                raise trace_error("retile", f"retile of a fragment of shape {shape}",
+                                  "the fragment is not this tiled MMA's partition of one tile")
+            tiled = zipped_divide(ref, self.tiler_mn)
+            tv = composition(tiled[0], self.thrval2mn())
+            l_copy = L.Layout((tv.shape[1], *it.wrap(tiled[1].shape)),
+                              (tv.stride[1], *it.wrap(tiled[1].stride)))
+            inverse = left_inverse(l_mma)
+            assert inverse is not None
+            view = composition(outer_of(frag.trace_layout), composition(inverse, l_copy))
+        return Tensor(frag.iterator, with_outer(frag.trace_layout, view))
+
+
+def _make(atom: Any, mma: Any, operand: str) -> TiledCopyMma:
+    if not isinstance(atom, CopyAtom):
+        raise trace_error("copy-atom", f"make_tiled_copy_{operand} of a {type(atom).__name__}",
+                          "give a copy atom (cute.make_copy_atom)")
+    if not isinstance(mma, TiledMma):
+        raise trace_error("copy-mma", f"make_tiled_copy_{operand} with a {type(mma).__name__}",
+                          "give a tiled MMA (cute.make_tiled_mma)")
+    if atom.values != 1:
+        raise trace_error("copy-atom", f"make_tiled_copy_{operand} of an atom of "
+                          f"{atom.values} values", "bbx traces one-value atoms here")
+    p0, p1 = _MODES[operand]
+    layout_tv = {"A": mma.tv_layout_A_tiled, "B": mma.tv_layout_B_tiled,
+                 "C": mma.tv_layout_C_tiled}[operand]
+    return TiledCopyMma(atom, layout_tv, (mma.get_tile_size(p0), mma.get_tile_size(p1)), mma,
+                        operand)
+
+
+def make_tiled_copy_A(atom: Any, tiled_mma: Any) -> TiledCopyMma:  # noqa: N802 - DSL name
+    return _make(atom, tiled_mma, "A")
+
+
+def make_tiled_copy_B(atom: Any, tiled_mma: Any) -> TiledCopyMma:  # noqa: N802 - DSL name
+    return _make(atom, tiled_mma, "B")
+
+
+def make_tiled_copy_C(atom: Any, tiled_mma: Any) -> TiledCopyMma:  # noqa: N802 - DSL name
+    return _make(atom, tiled_mma, "C")

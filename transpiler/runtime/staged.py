@@ -100,17 +100,19 @@ def trace_call(fn: jit.JitFunction, bound_self: Any, specs: dict[str, ArgSpec],
                          output_name=Path(file_name).stem + ".hip",
                          sha256=hashlib.sha256(Path(fn.source_file).read_bytes()).hexdigest(),
                          namespace=namespace, sections=sections,
-                         regenerate=regenerate_command(file_name, fn, bound_self, specs))
+                         regenerate=regenerate_command(file_name, fn, bound_self, specs,
+                                                                 target))
     return StagedModule(text, namespace, host_name, stream_param,
                         hashlib.sha256(text.encode()).hexdigest())
 
 
 def regenerate_command(file_name: str, fn: jit.JitFunction, bound_self: Any,
-                       specs: dict[str, ArgSpec]) -> str:
-    """The `bbx translate FILE.py:NAME --arg ... --const ...` that makes this module again."""
+                       specs: dict[str, ArgSpec], target: Backend) -> str:
+    """The `bbx translate FILE.py:NAME --target T --arg ... --const ...` that makes this module
+    again (the target chooses the MMA atoms NVIDIA's warp MMAs become)."""
     owner, _, method = fn.__qualname__.rpartition(".")
     name = (owner if method == "__call__" else fn.__qualname__) if owner else fn.__name__
-    words = [shlex.quote(f"{file_name}:{name}")]
+    words = [shlex.quote(f"{file_name}:{name}"), f"--target {target.name}"]
     for param, spec in specs.items():
         if isinstance(spec, ConstexprSpec):
             words.append(f"--const {shlex.quote(f'{param}={spec.key}')}")

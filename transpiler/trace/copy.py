@@ -327,6 +327,15 @@ def autovec_copy(src: Tensor, dst: Tensor) -> None:
     dst.store(src.load())  # element by element, with the DSL's conversions and errors
 
 
+def basic_copy(src: Tensor, dst: Tensor, **_location: Any) -> None:
+    """`cute.basic_copy(src, dst)`: each element of `src` into the element of `dst` at the
+    same coordinate, one at a time (no vectorization), with the DSL's conversions."""
+    if L.size(src.trace_layout) != L.size(dst.trace_layout):
+        raise trace_error("copy-size", f"basic_copy of {L.size(src.trace_layout)} elements "
+                          f"into {L.size(dst.trace_layout)}", "the tensors have one size")
+    dst.store(src.load())
+
+
 def _same_element_type(src: Tensor, dst: Tensor) -> bool:
     """Both tensors have views (tensor_view.has_view) of one element type."""
     return (has_view(src) and has_view(dst) and isinstance(src.iterator, Pointer)

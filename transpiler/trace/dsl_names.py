@@ -35,6 +35,7 @@ TRACED: dict[str, Callable[..., Any]] = {
     "cute.printf": printing.printf,
     **{f"cute.{name}": getattr(tensor_api, name) for name in tensor_api.__all__},
     "cute.autovec_copy": copy.autovec_copy,
+    "cute.basic_copy": copy.basic_copy,
     "cute.nvgpu.CopyUniversalOp": copy.CopyUniversalOp,
     "cute.nvgpu.cpasync.CopyG2SOp": copy.CopyG2SOp,
     "cute.make_copy_atom": copy.make_copy_atom,

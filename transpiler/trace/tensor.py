@@ -334,6 +334,11 @@ def make_tensor(iterator: Any, layout: Any) -> Tensor:
     if not isinstance(iterator, (Pointer, CoordIterator)):
         raise trace_error("make-tensor", f"a tensor is made from a {type(iterator).__name__}",
                           "the iterator is a pointer (`t.iterator`, a kernel argument)")
+    if isinstance(layout, ComposedLayout):  # `swizzle o offset o layout`, on elements
+        if not isinstance(iterator, Pointer):
+            raise trace_error("make-tensor", "an identity tensor with a swizzled layout",
+                              "a swizzled layout addresses memory: make it on a pointer")
+        return Tensor(iterator, layout)
     return Tensor(iterator, _layout_of(layout, "make_tensor"))
 
 

@@ -85,6 +85,14 @@ class Pointer:
         value.provisional = True
         return self.dtype(value)
 
+    def load(self) -> Numeric:
+        """`ptr.load()`: the element it points at."""
+        return self.read(0)
+
+    def store(self, value: Any) -> None:
+        """`ptr.store(v)`: writes the element it points at."""
+        self.write(0, value)
+
     def write(self, offset: Any, value: Any) -> None:
         """`base[offset] = value` (converted to the element type as the DSL's store does for
         Python numbers; a DSL number of another type is an error)."""

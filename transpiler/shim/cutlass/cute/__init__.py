@@ -12,9 +12,10 @@ from typing import Any
 
 from bbx.runtime.jit import JitFunction, KernelFunction, compile_callable
 from bbx.runtime.tvm_ffi import tvm_ffi_function
+from bbx.trace import smem_struct
 
 from .. import _numeric
-from .._markers import DeviceOnly, module_getattr
+from .._markers import module_getattr
 from ..base_dsl.enums import AddressSpace
 from . import nvgpu, runtime, testing, typing  # noqa: F401
 from ._compile_options import (  # noqa: F401 - the DSL's option classes
@@ -130,14 +131,15 @@ compile = _Compile()  # noqa: A001 - the DSL's name
 
 
 class struct:  # noqa: N801 - the DSL's name
-    """``@cute.struct`` shared-storage declarations belong to transpiled code; on the host the
-    decorator leaves the class unchanged."""
+    """``@cute.struct`` shared-storage declarations: the decorator marks the class (staged
+    execution lays it out from its annotations, `bbx.trace.smem_struct`; the translator reads
+    its source) and leaves it otherwise unchanged."""
 
-    MemRange = DeviceOnly("cute.struct.MemRange")
-    Align = DeviceOnly("cute.struct.Align")
+    MemRange = smem_struct.MemRange
+    Align = smem_struct.Align
 
     def __new__(cls, decorated: type) -> Any:  # type: ignore[misc]
-        return decorated
+        return smem_struct.declare_struct(decorated)
 
 
 __getattr__ = module_getattr(__name__)

@@ -32,6 +32,12 @@ class NumericType:
         return self.kind == "float"
 
     @property
+    def mlir(self) -> str:
+        """The element type as the DSL prints it (MLIR's: signless `i8` for Int8 and Uint8,
+        `i1` for Boolean)."""
+        return f"i{self.width}" if self.is_integer else self.short
+
+    @property
     def is_integer(self) -> bool:
         return self.kind in ("int", "uint", "bool")
 

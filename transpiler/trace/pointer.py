@@ -66,7 +66,11 @@ class Pointer:
     __radd__ = __add__
 
     def __repr__(self) -> str:
-        return f"ptr<{self.dtype}, {self.memspace}>(+{self.offset})"
+        """As the DSL prints a pointer: `ptr<f16, gmem, align<8>>` (the alignment when it is
+        more than the element's)."""
+        align = self.alignment
+        shown = f", align<{align}>" if align > natural_alignment(self.dtype) else ""
+        return f"ptr<{self.dtype.bbx_row.mlir}, {self.memspace}{shown}>"
 
     # -- memory ---------------------------------------------------------------------------------
 

@@ -15,7 +15,6 @@ import math
 from typing import Any
 
 from ..cxx import ast as c
-from ..cxx.printer import expr_text
 from .dynamic_int import is_static_int
 from .int_tuple import IntTuple
 from .layout import Layout
@@ -92,8 +91,10 @@ class RunTimeInt:
         return self.value.expr()
 
     def __repr__(self) -> str:
-        cv = self.value.value
-        return expr_text(cv.expr) if isinstance(cv, CxxValue) else repr(cv)
+        """As the DSL prints a run-time leaf: `?`, `?{i64}`, `?{div=16}`."""
+        notes = [*(["i64"] if type(self.value).width == 64 else []),
+                 *([f"div={self.divisor}"] if self.divisor > 1 else [])]
+        return "?" + ("{" + " ".join(notes) + "}" if notes else "")
 
     __str__ = __repr__
 

@@ -293,13 +293,13 @@ class Numeric(metaclass=NumericMeta):
         return hash((type(self).__name__, value))
 
     def __repr__(self) -> str:
-        if isinstance(self.value, CxxValue):
-            from ..cxx.printer import expr_text
+        """As the DSL shows a number at trace time: `Int32(?)` when it is a run-time value."""
+        shown = "?" if isinstance(self.value, CxxValue) else repr(self.value)
+        return f"{type(self).__name__}({shown})"
 
-            return f"{type(self).__name__}(<run-time {expr_text(self.value.expr)}>)"
-        return f"{type(self).__name__}({self.value!r})"
-
-    __str__ = __repr__
+    def __str__(self) -> str:
+        """What trace-time `print` shows (the DSL's): `?` for a run-time value."""
+        return "?" if isinstance(self.value, CxxValue) else str(self.value)
 
     # -- arithmetic -----------------------------------------------------------------------------
 

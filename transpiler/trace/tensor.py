@@ -92,6 +92,12 @@ class Tensor:
     def memspace(self) -> AddressSpace:
         return AddressSpace.named(self._iterator.memspace)
 
+    @property
+    def type(self) -> TensorType:
+        """The tensor's type as the DSL prints it: `!cute.memref<f32, gmem, align<16>,
+        "(?,?):(?{i64},1)">`."""
+        return TensorType(self)
+
     def __repr__(self) -> str:
         return f"tensor<{self._iterator!r} o {self._layout}>"
 
@@ -204,6 +210,32 @@ class Tensor:
                 if isinstance(cv, CxxValue) and not cv.is_leaf:
                     cv.materialize(f"{name}_offset")
         return self
+
+
+class TensorType:
+    """What `tensor.type` is: its text (the DSL's MLIR type), compared by that text."""
+
+    __module__ = "cutlass.cute"
+
+    def __init__(self, tensor: Tensor) -> None:
+        iterator = tensor.iterator
+        layout = tensor.trace_layout
+        if isinstance(iterator, Pointer):
+            inner = repr(iterator).removeprefix("ptr<").removesuffix(">")
+            self.text = f'!cute.memref<{inner}, "{layout}">'
+        else:
+            self.text = f'!cute.coord_tensor<"{layout}">'
+
+    def __str__(self) -> str:
+        return self.text
+
+    __repr__ = __str__
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TensorType) and other.text == self.text
+
+    def __hash__(self) -> int:
+        return hash(self.text)
 
 
 def _coordinate(crd: Any) -> Any:

@@ -39,6 +39,7 @@ from .scalar import (
     select,
     to_boolean,
 )
+from .value_tree import flatten, unflatten
 
 RUNTIME_NAME = "__bbx__"
 
@@ -192,71 +193,6 @@ class _Vars:
 # ---------------------------------------------------------------------------------------------
 
 
-class _Rebuild:
-    """Makes an object that flattens itself (`bbx_flatten() -> (key, items)`, e.g. a TensorSSA
-    value into its elements) again from its items: `cls.bbx_unflatten(key, items)`."""
-
-    def __init__(self, cls: type, key: Any) -> None:
-        self.cls, self.key = cls, key
-
-    def __call__(self, items: Any) -> Any:
-        return self.cls.bbx_unflatten(self.key, list(items))  # type: ignore[attr-defined]
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Rebuild) and other.cls is self.cls and other.key == self.key
-
-    def __hash__(self) -> int:
-        return hash((self.cls, self.key))
-
-
-class _FromValues:
-    """Makes an object of the DSL's value protocol again from its values:
-    `template.__new_from_mlir_values__(values)` (a `PipelineState` of the same stages, a
-    library's subclass of it)."""
-
-    def __init__(self, template: Any) -> None:
-        self.template = template
-
-    def __call__(self, items: Any) -> Any:
-        return self.template.__new_from_mlir_values__(list(items))
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _FromValues) and type(other.template) is type(self.template)
-
-    def __hash__(self) -> int:
-        return hash(type(self.template))
-
-
-def _flatten(value: Any) -> tuple[Any, list[Any]]:
-    if (hasattr(type(value), "__extract_mlir_values__")
-            and hasattr(type(value), "__new_from_mlir_values__")):
-        parts = [_flatten(v) for v in value.__extract_mlir_values__()]
-        return ((_FromValues(value), tuple(p[0] for p in parts)),
-                [x for p in parts for x in p[1]])
-    flatten_self = getattr(type(value), "bbx_flatten", None)
-    if flatten_self is not None:
-        key, items = flatten_self(value)
-        parts = [_flatten(v) for v in items]
-        return ((_Rebuild(type(value), key), tuple(p[0] for p in parts)),
-                [x for p in parts for x in p[1]])
-    if type(value) in (tuple, list):
-        parts = [_flatten(v) for v in value]
-        return (type(value), tuple(p[0] for p in parts)), [x for p in parts for x in p[1]]
-    return None, [value]
-
-
-def _unflatten(structure: Any, leaves: list[Any]) -> Any:
-    it = iter(leaves)
-
-    def build(s: Any) -> Any:
-        if s is None:
-            return next(it)
-        kind, parts = s
-        return kind(build(p) for p in parts)
-
-    return build(structure)
-
-
 def _describe(value: Any) -> str:
     if type(value) in (tuple, list):
         return f"{type(value).__name__} of {len(value)}"
@@ -298,7 +234,7 @@ class _Carried:
     def __init__(self, ctx: TraceContext, name: str, value: Any, block: Block,
                  loc: Loc | None) -> None:
         self.name = name
-        self.structure, leaves = _flatten(value)
+        self.structure, leaves = flatten(value)
         self.entry_leaves = leaves
         self.vars: list[tuple[str, type[Numeric]] | None] = []
         inner: list[Any] = []
@@ -313,22 +249,22 @@ class _Carried:
             var, _ = ctx.declare(c.Type(_cxx(dtype)), hint, init, block=block, loc=loc)
             self.vars.append((var, dtype))
             inner.append(dtype.run_time(c.Id(var), block=block, mutable=True))
-        self.inside = _unflatten(self.structure, inner)
+        self.inside = unflatten(self.structure, inner)
 
     def after(self, block: Block) -> Any:
         """The variable's value after the loop (its C++ variables, no longer assigned)."""
         leaves = [leaf if var is None else var[1].run_time(c.Id(var[0]), block=block)
                   for leaf, var in zip(self.entry_leaves, self.vars, strict=True)]
-        return _unflatten(self.structure, leaves)
+        return unflatten(self.structure, leaves)
 
     def updates(self, new: Any, where: Block, loc: Loc | None) -> list[tuple[str, Numeric]]:
         """The (variable, new value) pairs at the end of an iteration; checks the types."""
-        structure, leaves = _flatten(new)
+        structure, leaves = flatten(new)
         if structure != self.structure:
             raise _carried_type_error(self.name, _describe(self.inside), _describe(new),
                                       where, loc)
         out: list[tuple[str, Numeric]] = []
-        for old, leaf, var in zip(_flatten(self.inside)[1], leaves, self.vars, strict=True):
+        for old, leaf, var in zip(flatten(self.inside)[1], leaves, self.vars, strict=True):
             if var is None:
                 if not _same_object(old, leaf):
                     raise trace_error(
@@ -513,8 +449,8 @@ def _merge(ctx: TraceContext, name: str, v0: Any, vt: Any, ve: Any, parent: Bloc
     if vt is _UNBOUND or ve is _UNBOUND or isinstance(vt, Unavailable) or isinstance(
             ve, Unavailable):
         return Unavailable(name, f"is assigned in only one branch of the {then_block.statement()}")
-    st, lt = _flatten(vt)
-    se, le = _flatten(ve)
+    st, lt = flatten(vt)
+    se, le = flatten(ve)
     if st != se:
         raise trace_error(
             "branch-type-mismatch",
@@ -523,7 +459,7 @@ def _merge(ctx: TraceContext, name: str, v0: Any, vt: Any, ve: Any, parent: Bloc
             "both branches must leave it with one type", loc=loc)
     entry_leaves: list[Any] = [_UNBOUND] * len(lt)
     if v0 is not _UNBOUND and not isinstance(v0, Unavailable):
-        s0, l0 = _flatten(v0)
+        s0, l0 = flatten(v0)
         if s0 == st:
             entry_leaves = l0
     leaves: list[Any] = []
@@ -568,7 +504,7 @@ def _merge(ctx: TraceContext, name: str, v0: Any, vt: Any, ve: Any, parent: Bloc
         if not keep_else:
             else_assigns.append((var, nb))
         leaves.append(ta.run_time(c.Id(var), block=parent))
-    return _unflatten(st, leaves)
+    return unflatten(st, leaves)
 
 
 def _static_value(x: Any) -> Any:

@@ -10,9 +10,11 @@ from typing import Any
 from . import (
     arch,
     copy,
+    dsl_array,
     layout,
     layout_algebra,
     pointer,
+    primitives,
     printing,
     smem,
     swizzle,
@@ -39,7 +41,12 @@ TRACED: dict[str, Callable[..., Any]] = {
     "cute.make_tiled_copy": copy.make_tiled_copy,
     "cute.copy": copy.copy,
     "utils.SmemAllocator": smem.SmemAllocator,
+    "Array": dsl_array.make_array,
     "cute.recast_ptr": pointer.recast_ptr,
+    **{f"experimental.primitives.{fn.__name__}{suffix}": fn
+       for fn in (primitives.barrier_cta_sync, primitives.barrier_cta_arrive)
+       for suffix in ("", "_aligned")},
+    "experimental.primitives.barrier": primitives.barrier,
     "base_dsl.typing.Vector": vector.Vector,
     # layouts of static leaves (what the tensor API does not cover)
     **{f"cute.{fn.__name__}": fn for fn in (

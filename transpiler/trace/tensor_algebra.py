@@ -215,6 +215,20 @@ def elem_less(a: Any, b: Any) -> Any:
 
 
 
+def repeat_like(x: Any, target: Any) -> Any:
+    """`cute.repeat_like(x, target)`: `target`'s tuple structure with `x` at every leaf (a
+    tensor's or layout's: its shape's; anything but a tuple is one leaf)."""
+    if isinstance(target, (Tensor, L.Layout)):
+        target = target.shape
+    return it.repeat_like(x, target)
+
+
+def product_each(a: Any) -> Any:
+    """`cute.product_each(shape)`: the product of each mode of an int tuple."""
+    with algebra_errors("cute.product_each"):
+        return user_value(it.product_each(int_tuple_in(a)))
+
+
 def ceil_div(a: Any, b: Any) -> Any:
     """`cute.ceil_div(a, b)`: ⌈a / b⌉ of integers or, leaf by leaf, of int tuples."""
     with algebra_errors("cute.ceil_div"):

@@ -39,7 +39,15 @@ from .scalar import (
     select,
     to_boolean,
 )
-from .value_tree import flatten, unflatten
+from .value_tree import (
+    FromValues,
+    WithFields,
+    flatten,
+    labels,
+    paths,
+    structure_difference,
+    unflatten,
+)
 
 RUNTIME_NAME = "__bbx__"
 
@@ -219,13 +227,97 @@ def _same_object(a: Any, b: Any) -> bool:
     return False
 
 
-def _carried_type_error(name: str, before: str, after: str, block: Block,
+def _carried_type_error(name: str, before: str, after: str, where: str,
                         loc: Loc | None) -> Any:
     return trace_error(
         "carried-type-change",
-        f"'{name}' changes type in the {block.describe()}: {before} before it, {after} after it",
+        f"'{name}' changes type in the {where}: {before} before it, {after} after it",
         "a C++ variable has one type: convert the value so that it keeps its type (e.g. "
         f"`{name} = cutlass.Float32({name})` before the statement)", loc=loc)
+
+
+def _structure_error(path: str, before: str, after: str, where: str, loc: Loc | None) -> Any:
+    return trace_error(
+        "carried-type-change",
+        f"'{path}' changes structure in the {where}: {before} before it, {after} after it",
+        "a value carried through a loop keeps its structure (the same fields, the same "
+        "number of items)", loc=loc)
+
+
+def _compile_time_error(path: str, before: Any, after: Any, where: str,
+                        loc: Loc | None) -> Any:
+    return trace_error(
+        "carried-python-value",
+        f"'{path}' is a compile-time value (Python {_describe(before)}) and is assigned a "
+        f"{_describe(after)} in the {where}",
+        "only DSL values change in a loop: make it one before the loop, e.g. "
+        "cutlass.Int32(0)", loc=loc)
+
+
+def _subnode(structure: Any, path: str, root: str) -> Any:
+    """The node at `path` (from `root`) of a value tree's structure."""
+    rest = path[len(root):]
+    while rest and structure is not None:
+        kind, parts = structure
+        for label, part in zip(labels(kind, len(parts)), parts, strict=True):
+            if rest.startswith(label):
+                structure, rest = part, rest[len(label):]
+                break
+        else:
+            break
+    return structure
+
+
+def _in_words(node: Any) -> str:
+    if node is None:
+        return "one value"
+    kind, parts = node
+    if kind in (list, tuple):
+        return f"{kind.__name__} of {len(parts)}"
+    if isinstance(kind, (FromValues, WithFields)):
+        return f"{type(kind.template).__name__} of {len(parts)} values"
+    return f"{len(parts)} values"
+
+
+def _structure_change(before: Any, after: Any, path: str, root: str, where: str,
+                      loc: Loc | None) -> Any:
+    """The error for trees that differ at `path`: an object of the value protocol whose
+    attribute was a compile-time value (None) and now gives a DSL value is that attribute's
+    error, as the DSL reports it; any other difference changes the structure."""
+    a, b = _subnode(before, path, root), _subnode(after, path, root)
+    if (a is not None and b is not None and isinstance(a[0], FromValues)
+            and isinstance(b[0], FromValues) and a[0].keys is not None
+            and b[0].keys is not None):
+        for key, part in zip(b[0].keys, b[1], strict=True):
+            old = getattr(a[0].template, str(key), _UNBOUND)
+            if key in a[0].keys or old is _UNBOUND or isinstance(old, Numeric):
+                continue
+            new = getattr(b[0].template, str(key), None)
+            if part is None and isinstance(new, Numeric):
+                return _compile_time_error(f"{path}.{key}", old, new, where, loc)
+    return _structure_error(path, _in_words(a), _in_words(b), where, loc)
+
+
+def check_iteration(name: str, before: Any, after: Any, loc: Loc | None) -> None:
+    """The DSL's rule for a value carried through `range(...)`, which its compiler makes a
+    loop, applied when bbx runs that loop as Python (its bounds are Python numbers): a value
+    holding DSL numbers keeps its structure and their types, and none of its compile-time
+    parts becomes a DSL number."""
+    s0, l0 = flatten(before, dataclass_fields=True)
+    if not any(isinstance(leaf, Numeric) for leaf in l0):
+        return  # a Python value: Python semantics
+    s1, l1 = flatten(after, dataclass_fields=True)
+    where = "loop `for ... in range(...)` (a loop for the DSL)"
+    path = structure_difference(s0, s1, name)
+    if path is not None:
+        raise _structure_change(s0, s1, path, name, where, loc)
+    for leaf_path, a, b in zip(paths(s0, name), l0, l1, strict=True):
+        if isinstance(a, Numeric) and isinstance(b, Numeric) and type(a) is not type(b):
+            raise _carried_type_error(leaf_path, type(a).__name__, type(b).__name__, where,
+                                      loc)
+        if (not isinstance(a, (Numeric, bool, int, float)) and isinstance(b, Numeric)
+                and not b.is_static):
+            raise _compile_time_error(leaf_path, a, b, where, loc)
 
 
 class _Carried:
@@ -234,7 +326,7 @@ class _Carried:
     def __init__(self, ctx: TraceContext, name: str, value: Any, block: Block,
                  loc: Loc | None) -> None:
         self.name = name
-        self.structure, leaves = flatten(value)
+        self.structure, leaves = flatten(value, dataclass_fields=True)
         self.entry_leaves = leaves
         self.vars: list[tuple[str, type[Numeric]] | None] = []
         inner: list[Any] = []
@@ -259,25 +351,30 @@ class _Carried:
 
     def updates(self, new: Any, where: Block, loc: Loc | None) -> list[tuple[str, Numeric]]:
         """The (variable, new value) pairs at the end of an iteration; checks the types."""
-        structure, leaves = flatten(new)
+        structure, leaves = flatten(new, dataclass_fields=True)
         if structure != self.structure:
-            raise _carried_type_error(self.name, _describe(self.inside), _describe(new),
-                                      where, loc)
+            path = structure_difference(self.structure, structure, self.name) or self.name
+            raise _structure_change(self.structure, structure, path, self.name,
+                                    where.describe(), loc)
         out: list[tuple[str, Numeric]] = []
-        for old, leaf, var in zip(flatten(self.inside)[1], leaves, self.vars, strict=True):
+        for leaf_path, old, leaf, var in zip(paths(self.structure, self.name),
+                                             flatten(self.inside, dataclass_fields=True)[1],
+                                             leaves, self.vars, strict=True):
             if var is None:
+                if isinstance(leaf, Numeric) and not leaf.is_static:
+                    raise _compile_time_error(leaf_path, old, leaf, where.describe(), loc)
                 if not _same_object(old, leaf):
                     raise trace_error(
                         "carried-python-value",
-                        f"'{self.name}' holds a Python {_describe(old)} and is assigned in the "
+                        f"'{leaf_path}' holds a Python {_describe(old)} and is assigned in the "
                         f"{where.describe()}",
                         "a Python value cannot change in run-time control flow: use a DSL "
                         "numeric type, or make the loop static (`range_constexpr`)", loc=loc)
                 continue
             dtype = _numeric_type(leaf)
             if dtype is not var[1]:
-                raise _carried_type_error(self.name, var[1].__name__, _describe(leaf), where,
-                                          loc)
+                raise _carried_type_error(leaf_path, var[1].__name__, _describe(leaf),
+                                          where.describe(), loc)
             value = leaf if isinstance(leaf, Numeric) else var[1](leaf)
             if isinstance(value.value, CxxValue) and value.value.expr == c.Id(var[0]):
                 continue  # unchanged
@@ -535,8 +632,16 @@ def for_range(callee: Any, args: tuple[Any, ...], kwargs: dict[str, Any],
     as_loop = ctx is not None and ctx.static_ranges == "loop"
     if not as_loop and not any(is_dynamic(a) for a in args):
         bounds = [operator.index(a) for a in args]
+        names = _Vars(body_fn)
+        entry = {name: value for name in carried
+                 if (value := names.get(name)) is not _UNBOUND
+                 and not isinstance(value, Unavailable)}
         for value in builtins.range(*bounds):
             flow = body_fn(value)
+            for name, before in entry.items():
+                after = names.get(name)
+                if after is not _UNBOUND and not isinstance(after, Unavailable):
+                    check_iteration(name, before, after, loc)
             if isinstance(flow, Flow):
                 if flow.kind == "break":
                     return BROKEN

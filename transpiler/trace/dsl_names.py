@@ -19,6 +19,7 @@ from . import (
     smem,
     swizzle,
     tensor_api,
+    value_tree,
     vector,
 )
 
@@ -48,6 +49,9 @@ TRACED: dict[str, Callable[..., Any]] = {
        for suffix in ("", "_aligned")},
     "experimental.primitives.barrier": primitives.barrier,
     "base_dsl.typing.Vector": vector.Vector,
+    **{f"{module}{fn.__name__}": fn
+       for fn in (value_tree.extract_mlir_values, value_tree.new_from_mlir_values)
+       for module in ("", "base_dsl.dsl.")},
     # layouts of static leaves (what the tensor API does not cover)
     **{f"cute.{fn.__name__}": fn for fn in (
         layout.make_ordered_layout, layout.coalesce, layout.cosize, layout.append,

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from collections.abc import Iterator
 from typing import Any
 
 
@@ -38,19 +37,41 @@ class Rebuild:
 class FromValues:
     """Makes an object of the DSL's value protocol again from its values:
     `template.__new_from_mlir_values__(values)` (a `PipelineState` of the same stages, a
-    library's subclass of it)."""
+    library's subclass of it). `keys`: the values are a dict of these keys (the DSL's
+    structured form, `{"position": ..., "forces": [...]}`), else a list."""
 
-    def __init__(self, template: Any) -> None:
-        self.template = template
+    def __init__(self, template: Any, keys: tuple[Any, ...] | None = None) -> None:
+        self.template, self.keys = template, keys
 
     def __call__(self, items: Any) -> Any:
-        return self.template.__new_from_mlir_values__(list(items))
+        values = list(items)
+        if self.keys is not None:
+            return self.template.__new_from_mlir_values__(
+                dict(zip(self.keys, values, strict=True)))
+        return self.template.__new_from_mlir_values__(values)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, FromValues) and type(other.template) is type(self.template)
+        return (isinstance(other, FromValues) and type(other.template) is type(self.template)
+                and other.keys == self.keys)
 
     def __hash__(self) -> int:
-        return hash(type(self.template))
+        return hash((type(self.template), self.keys))
+
+
+class DictOf:
+    """Makes a dict of `keys` again from its values."""
+
+    def __init__(self, keys: tuple[Any, ...]) -> None:
+        self.keys = keys
+
+    def __call__(self, items: Any) -> Any:
+        return dict(zip(self.keys, items, strict=True))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, DictOf) and other.keys == self.keys
+
+    def __hash__(self) -> int:
+        return hash(self.keys)
 
 
 class WithFields:
@@ -83,13 +104,18 @@ def flatten(value: Any, *, dataclass_fields: bool = False) -> tuple[Any, list[An
     def walk(v: Any) -> tuple[Any, list[Any]]:
         if (hasattr(type(v), "__extract_mlir_values__")
                 and hasattr(type(v), "__new_from_mlir_values__")):
-            return node(FromValues(v), v.__extract_mlir_values__())
+            values = v.__extract_mlir_values__()
+            if isinstance(values, dict):
+                return node(FromValues(v, tuple(values)), values.values())
+            return node(FromValues(v), values)
         flatten_self = getattr(type(v), "bbx_flatten", None)
         if flatten_self is not None:
             key, items = flatten_self(v)
             return node(Rebuild(type(v), key), items)
         if type(v) in (tuple, list):
             return node(type(v), v)
+        if type(v) is dict:
+            return node(DictOf(tuple(v)), v.values())
         if dataclass_fields and dataclasses.is_dataclass(v) and not isinstance(v, type):
             return node(WithFields(v), [getattr(v, f.name) for f in dataclasses.fields(v)])
         return None, [v]
@@ -114,14 +140,82 @@ def unflatten(structure: Any, leaves: list[Any]) -> Any:
     return build(structure)
 
 
-def leaf_paths(structure: Any) -> Iterator[str]:
-    """A name suffix per leaf, in order: `_0` for an item of a sequence or of the value
-    protocol, `_src` for a dataclass field (`params_src`)."""
+def labels(kind: Any, count: int) -> list[str]:
+    """How the items of a node are reached from it: `.name` for a dataclass field or a key of
+    the value protocol's dict, `[i]` for the items of a sequence."""
+    if isinstance(kind, WithFields):
+        return [f".{name}" for name in kind.names]
+    keys = kind.keys if isinstance(kind, (FromValues, DictOf)) else None
+    if keys is not None:
+        return [f".{key}" for key in keys]
+    return [f"[{i}]" for i in range(count)]
+
+
+def paths(structure: Any, root: str = "") -> list[str]:
+    """The path of each leaf from `root`, in order (`particle.forces[12]`)."""
     if structure is None:
-        yield ""
-        return
+        return [root]
     kind, parts = structure
-    for i, part in enumerate(parts):
-        label = kind.names[i] if isinstance(kind, WithFields) else str(i)
-        for rest in leaf_paths(part):
-            yield f"_{label}{rest}"
+    return [path for label, part in zip(labels(kind, len(parts)), parts, strict=True)
+            for path in paths(part, root + label)]
+
+
+def leaf_paths(structure: Any) -> list[str]:
+    """A name suffix per leaf, in order, for C++ names: `_src` for a dataclass field
+    (`params_src`), `_0` for an item of a sequence."""
+    return ["".join("_" + part for part in path.replace("[", ".").replace("]", "").split(".")
+                    if part)
+            for path in paths(structure)]
+
+
+def structure_difference(a: Any, b: Any, root: str = "") -> str | None:
+    """The path of the first node where structures `a` and `b` differ, or None."""
+    if a is None or b is None:
+        return None if a is None and b is None else root
+    (kind_a, parts_a), (kind_b, parts_b) = a, b
+    if kind_a != kind_b or len(parts_a) != len(parts_b):
+        return root
+    for label, pa, pb in zip(labels(kind_a, len(parts_a)), parts_a, parts_b, strict=True):
+        found = structure_difference(pa, pb, root + label)
+        if found is not None:
+            return found
+    return None
+
+
+# -- the DSL's functions over value trees (cutlass.base_dsl.dsl) ----------------------------------
+
+
+def extract_mlir_values(obj: Any, structured: bool = False) -> Any:
+    """`extract_mlir_values(obj)`: the run-time values an object holds, for its own
+    `__extract_mlir_values__`. bbx's values are the tree's leaves: a flat list, or with
+    `structured=True` the object's shape (a dataclass as a dict of its fields, a sequence as a
+    list, an object of the value protocol as what it extracts, a leaf as itself)."""
+    if not structured:
+        return flatten(obj, dataclass_fields=True)[1]
+    if hasattr(type(obj), "__extract_mlir_values__"):
+        return obj.__extract_mlir_values__()
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: extract_mlir_values(getattr(obj, f.name), True)
+                for f in dataclasses.fields(obj)}
+    if type(obj) in (list, tuple):
+        return [extract_mlir_values(item, True) for item in obj]
+    return obj
+
+
+def new_from_mlir_values(obj: Any, values: Any, structured: bool = False) -> Any:
+    """`new_from_mlir_values(obj, values)`: an object like `obj` holding `values` (what
+    `extract_mlir_values(obj, structured)` gave, or values of the same types)."""
+    if not structured:
+        return unflatten(flatten(obj, dataclass_fields=True)[0], list(values))
+    if hasattr(type(obj), "__new_from_mlir_values__"):
+        return obj.__new_from_mlir_values__(values)
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        made = copy.copy(obj)
+        for f in dataclasses.fields(obj):
+            object.__setattr__(made, f.name,
+                               new_from_mlir_values(getattr(obj, f.name), values[f.name], True))
+        return made
+    if type(obj) in (list, tuple):
+        return type(obj)(new_from_mlir_values(o, v, True)
+                         for o, v in zip(obj, values, strict=True))
+    return values

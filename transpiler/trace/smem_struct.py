@@ -105,7 +105,8 @@ class StructLayout:
 def declare_struct(cls: type) -> type:
     """`@cute.struct`: marks `cls` as a struct and gives it the DSL's `size_in_bytes()`."""
     setattr(cls, "__bbx_cute_struct__", True)  # noqa: B010 - a dunder mypy would not know
-    setattr(cls, "size_in_bytes", classmethod(lambda s: struct_layout(s).size))  # noqa: B010
+    if "size_in_bytes" not in vars(cls):
+        setattr(cls, "size_in_bytes", classmethod(lambda s: struct_layout(s).size))  # noqa: B010
     return cls
 
 

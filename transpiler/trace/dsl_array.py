@@ -22,7 +22,7 @@ from .context import require
 from .dynamic_int import add, mul
 from .errors import trace_error
 from .kernel import current_kernel
-from .pointer import Pointer
+from .pointer import Pointer, recast_ptr
 from .register_array import declare_array
 from .run_time_int import leaf_in
 from .scalar import Numeric
@@ -105,8 +105,6 @@ def make_array(base: Any, shape: Any = None, dtype: Any = None, *, space: Any = 
     dims = _shape(shape)
     if isinstance(base, Pointer):
         if dtype is not None:
-            from .pointer import recast_ptr  # noqa: PLC0415 - only views recast
-
             base = recast_ptr(base, dtype=dtype)
         return Array(base, dims)
     if not (isinstance(base, type) and issubclass(base, Numeric) and base.bbx_row is not None):

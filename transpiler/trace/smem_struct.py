@@ -28,6 +28,7 @@ from . import layout as L
 from .errors import trace_error
 from .pointer import Pointer, offset_alignment
 from .scalar import Numeric, Uint8
+from .tensor import Tensor, _layout_of
 
 #: what the dynamic shared memory's base is aligned to on every target (bbx/platform/*.hpp:
 #: `dynamic_smem`, declared `aligned(16)`)
@@ -231,10 +232,8 @@ class MemRangeView:
     def data_ptr(self) -> Pointer:
         return self._pointer
 
-    def get_tensor(self, layout: Any, swizzle: Any = None, dtype: Any = None) -> Any:
+    def get_tensor(self, layout: Any, swizzle: Any = None, dtype: Any = None) -> Tensor:
         """The field's elements seen through `layout` (its cosize at most the field's size)."""
-        from .tensor import Tensor, _layout_of  # noqa: PLC0415 - tensor imports this module's peers
-
         if swizzle is not None or dtype is not None:
             raise trace_error("struct-field", "MemRange.get_tensor(..., swizzle=/dtype=)",
                               "swizzled or recast views of a MemRange are not traced yet")

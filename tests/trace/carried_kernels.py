@@ -84,3 +84,12 @@ def dataclass_in_run_time_loop(x: Any, n: Any) -> Any:
     for _ in range(n):
         p = Point(p.y + 1.0, p.x)
     return p.x - p.y
+
+
+def dataclass_in_run_time_if(x: Any) -> Any:
+    p = Point(x, Float32(1.0))
+    if x > 0.0:
+        p = Point(p.x * 2.0, p.y)
+    else:
+        p = Point(p.y, p.x - 1.0)
+    return p.x + p.y * 10.0

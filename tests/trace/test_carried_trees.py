@@ -1,8 +1,9 @@
 """Values carried through loops as trees: a dataclass and an object of the DSL's value protocol
-with dict-valued extraction carried through run-time loops (compiled, against Python on random
-inputs), and the DSL's rule for `range(...)` — a loop for NVIDIA's compiler — applied when bbx
-runs a Python-bounded one as Python: the path of the item that changes type or structure, or of
-a compile-time attribute that becomes a DSL value, at the loop's line."""
+with dict-valued extraction carried through run-time loops, a dataclass merged after a run-time
+`if` (compiled, against Python on random inputs), and the DSL's rule for `range(...)` — a loop
+for NVIDIA's compiler — applied when bbx runs a Python-bounded one as Python: the path of the
+item that changes type or structure, or of a compile-time attribute that becomes a DSL value, at
+the loop's line."""
 
 from __future__ import annotations
 
@@ -67,16 +68,19 @@ def test_trees_through_run_time_loops_compile_and_compute(tmp_path: Path) -> Non
     body = harness.add(trace_function(k.body_steps, (F32, I32, steps)))
     point = harness.add(trace_function(k.dataclass_in_run_time_loop, (F32, I32)))
     counter = harness.add(trace_function(k.python_counter_in_range, (F32,)))
+    branch = harness.add(trace_function(k.dataclass_in_run_time_if, (F32,)))
     inputs = [(round(rng.uniform(-4, 4), 3), rng.randint(0, 9)) for _ in range(4)]
     slots = []
     for x, n in inputs:
         slots.append((harness.call(body, (x, n)), harness.call(point, (x, n)),
-                      harness.call(counter, (x,))))
+                      harness.call(counter, (x,)), harness.call(branch, (x,))))
     results = [float(line.split()[0]) for line in harness.run(tmp_path)]
-    for (x, n), (s_body, s_point, s_counter) in zip(inputs, slots, strict=True):
+    for (x, n), (s_body, s_point, s_counter, s_branch) in zip(inputs, slots, strict=True):
         assert results[s_body] == pytest.approx(_python_body_steps(x, n, steps), rel=1e-5)
         px, py = x, 0.0
         for _ in range(n):
             px, py = py + 1.0, px
         assert results[s_point] == pytest.approx(px - py, rel=1e-5, abs=1e-5)
         assert results[s_counter] == pytest.approx(x + 0 + 1 + 3 + 6, rel=1e-5)
+        bx, by = (x * 2.0, 1.0) if x > 0 else (1.0, x - 1.0)
+        assert results[s_branch] == pytest.approx(bx + by * 10.0, rel=1e-5)

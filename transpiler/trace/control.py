@@ -546,8 +546,8 @@ def _merge(ctx: TraceContext, name: str, v0: Any, vt: Any, ve: Any, parent: Bloc
     if vt is _UNBOUND or ve is _UNBOUND or isinstance(vt, Unavailable) or isinstance(
             ve, Unavailable):
         return Unavailable(name, f"is assigned in only one branch of the {then_block.statement()}")
-    st, lt = flatten(vt)
-    se, le = flatten(ve)
+    st, lt = flatten(vt, dataclass_fields=True)
+    se, le = flatten(ve, dataclass_fields=True)
     if st != se:
         raise trace_error(
             "branch-type-mismatch",
@@ -556,11 +556,11 @@ def _merge(ctx: TraceContext, name: str, v0: Any, vt: Any, ve: Any, parent: Bloc
             "both branches must leave it with one type", loc=loc)
     entry_leaves: list[Any] = [_UNBOUND] * len(lt)
     if v0 is not _UNBOUND and not isinstance(v0, Unavailable):
-        s0, l0 = flatten(v0)
+        s0, l0 = flatten(v0, dataclass_fields=True)
         if s0 == st:
             entry_leaves = l0
     leaves: list[Any] = []
-    for i, (a, b, e) in enumerate(zip(lt, le, entry_leaves, strict=True)):
+    for i, (path, a, b, e) in enumerate(zip(paths(st, name), lt, le, entry_leaves, strict=True)):
         if a is b:
             leaves.append(a)
             continue
@@ -571,16 +571,16 @@ def _merge(ctx: TraceContext, name: str, v0: Any, vt: Any, ve: Any, parent: Bloc
                 continue
             raise trace_error(
                 "branch-python-value",
-                f"'{name}' is a Python {_describe(a)} after one branch of the "
+                f"'{path}' is a Python {_describe(a)} after one branch of the "
                 f"{then_block.statement()} and {_describe(b)} after the other",
                 "a Python value cannot depend on a run-time condition: use a DSL numeric type, "
                 "or make the condition static (`cutlass.const_expr`)", loc=loc)
         if ta is not tb:
             raise trace_error(
                 "branch-type-mismatch",
-                f"'{name}' is {ta.__name__} after the `if` branch and {tb.__name__} after the "
+                f"'{path}' is {ta.__name__} after the `if` branch and {tb.__name__} after the "
                 f"`else` branch of the {then_block.statement()}",
-                f"convert one of them (e.g. `{name} = cutlass.{ta.__name__}(...)`)", loc=loc)
+                f"convert one of them (e.g. `{path} = cutlass.{ta.__name__}(...)`)", loc=loc)
         if (not isinstance(a, Numeric) or a.is_static) and (
                 not isinstance(b, Numeric) or b.is_static) and _same_object(
                     _static_value(a), _static_value(b)):

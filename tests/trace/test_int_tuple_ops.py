@@ -10,6 +10,7 @@ import pytest
 
 from bbx.trace import int_tuple as T
 from bbx.trace import layout as L
+from bbx.trace import tensor_algebra as TA
 from bbx.trace.dynamic_int import LayoutAlgebraError, StaticInfoRequired, c_div, c_mod
 
 from . import layout_cases as lc
@@ -154,3 +155,17 @@ def test_layout_equality() -> None:
     assert len({L.make_layout(4), L.make_layout(4, 1)}) == 1
     with pytest.raises(StaticInfoRequired):
         _ = L.make_layout(4, Sym.var("n")) == L.make_layout(4)
+
+
+def test_cute_product_each_and_repeat_like_on_random_shapes() -> None:
+    """`cute.product_each` (each mode's size, by enumerating its coordinates) and
+    `cute.repeat_like` (the shape's structure, of a layout too) as the shim serves them."""
+    r = lc.rng(7)
+    for _ in range(100):
+        shape = lc.random_shape(r, max_size=200)
+        modes = shape if isinstance(shape, tuple) else (shape,)
+        assert TA.product_each(shape) == tuple(len(_coords(m)) for m in modes), shape
+        for target in (shape, L.make_layout(shape)):
+            like = TA.repeat_like(None, target)
+            assert T.flatten_to_tuple(like) == (None,) * len(T.flatten_to_tuple(shape)), shape
+            assert T.congruent(T.repeat_like(0, like), T.repeat_like(0, shape)), shape

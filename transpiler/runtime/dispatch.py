@@ -161,23 +161,26 @@ class Dispatcher:
         return SequenceLauncher(launcher, call.sequences) if call.sequences else launcher
 
     def _specialize_staged(self, fn: jit.JitFunction, bound_self: Any,
-                           specs: dict[str, ArgSpec], target: Backend) -> Launcher:
-        """The specialization built by staged execution (bbx.runtime.staged)."""
-        if any(isinstance(s, SequenceSpec) for s in specs.values()):
-            raise TranslationFailed(f"bbx: {fn.__qualname__} ({fn.where}): sequence arguments "
-                                    "are not traced yet (BBX_STAGED=1)")
+                           specs: dict[str, ArgSpec],
+                           target: Backend) -> Launcher | SequenceLauncher:
+        """The specialization built by staged execution (bbx.runtime.staged). A sequence
+        argument is a Python list or tuple of proxies while tracing; its elements are
+        parameters of their own (`argspec.flatten`), passed by a SequenceLauncher."""
         module = staged.trace_call(fn, bound_self, specs, target)
+        sequences = {n: s for n, s in specs.items() if isinstance(s, SequenceSpec)}
+        flat = flatten(specs)
         hip_name = f"{Path(fn.source_file).stem}.hip"
         label = f"{Path(fn.source_file).name}:{fn.__qualname__}"
         arguments = ", ".join(f"{n}: {s}" for n, s in specs.items())
         function = UnitFunction(module.namespace, module.sha256, module.cxx_name,
                                 module.stream_param)
-        unit = render_staged_unit(function, hip_name, specs, target, f"{label}({arguments})")
+        unit = render_staged_unit(function, hip_name, flat, target, f"{label}({arguments})")
         generated = {hip_name: module.text}
         _emit({f"{Path(fn.source_file).stem}.{fn.__qualname__}.{module.sha256[:8]}.hip":
                module.text})
         address = self._build(unit, generated, target, label, arguments)
-        return Launcher(address, specs, target, label, generated)
+        launcher = Launcher(address, flat, target, label, generated)
+        return SequenceLauncher(launcher, sequences) if sequences else launcher
 
     def _build(self, unit: Unit, generated: dict[str, str], target: Backend, label: str,
                arguments: str) -> int:

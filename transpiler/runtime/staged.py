@@ -36,7 +36,15 @@ from ..trace.tensor_argument import RunTimeDim, host_tensor
 from ..trace.traced_call import rewritten
 from ..translate import module_namespace
 from . import jit
-from .argspec import ArgSpec, ConstexprSpec, Dim, ScalarSpec, StreamSpec, TensorSpec
+from .argspec import (
+    ArgSpec,
+    ConstexprSpec,
+    Dim,
+    ScalarSpec,
+    SequenceSpec,
+    StreamSpec,
+    TensorSpec,
+)
 
 #: the tracer's numeric type of each dtype of the specialization key (`f32` -> Float32)
 _NUMERIC_BY_SHORT = {t.bbx_dtype: t for t in NUMERIC_TYPES if t.bbx_dtype}
@@ -55,8 +63,8 @@ class StagedModule:
 
 def trace_call(fn: jit.JitFunction, bound_self: Any, specs: dict[str, ArgSpec],
                target: Backend) -> StagedModule:
-    """Runs `fn` for a call with `specs` (flattened argument specs) on `target` and returns its
-    module."""
+    """Runs `fn` for a call with `specs` on `target` and returns its module (a sequence
+    argument's elements are parameters of their own, in the order of `argspec.flatten`)."""
     raw = raw_function(fn.__wrapped__)
     prepared = rewritten(raw)
     namespace = module_namespace(fn.source_file)
@@ -75,9 +83,12 @@ def trace_call(fn: jit.JitFunction, bound_self: Any, specs: dict[str, ArgSpec],
             if isinstance(spec, ConstexprSpec):
                 arguments[name] = spec.value  # a Python value of the trace
                 continue
-            cname = ctx.names.fresh(name)
-            params.append(c.Param(c.Type(f"T{len(params)}"), cname))
-            arguments[name] = _run_time_parameter(cname, spec)
+            if isinstance(spec, SequenceSpec):  # a list or tuple of run-time values
+                items = [_parameter(ctx, params, f"{name}_{i}", e)
+                         for i, e in enumerate(spec.elements)]
+                arguments[name] = items if spec.is_list else tuple(items)
+                continue
+            arguments[name] = _parameter(ctx, params, name, spec)
         signature = inspect.signature(raw)
         args = (bound_self,) if bound_self is not None else ()
         try:
@@ -120,6 +131,13 @@ def regenerate_command(file_name: str, fn: jit.JitFunction, bound_self: Any,
             words.append(f"--arg {shlex.quote(str(spec))}")
     init = " (and the --init arguments of its object)" if bound_self is not None else ""
     return f"`bbx translate {' '.join(words)}`{init}."
+
+
+def _parameter(ctx: TraceContext, params: list[c.Param], name: str, spec: ArgSpec) -> Any:
+    """A parameter `T<n> name` of the host function for a run-time argument, and its proxy."""
+    cname = ctx.names.fresh(name)
+    params.append(c.Param(c.Type(f"T{len(params)}"), cname))
+    return _run_time_parameter(cname, spec)
 
 
 def _run_time_parameter(cname: str, spec: ArgSpec) -> Any:

@@ -39,6 +39,15 @@ from .scalar import (
     select,
     to_boolean,
 )
+from .value_tree import (
+    FromValues,
+    WithFields,
+    flatten,
+    labels,
+    paths,
+    structure_difference,
+    unflatten,
+)
 
 RUNTIME_NAME = "__bbx__"
 
@@ -192,72 +201,6 @@ class _Vars:
 # ---------------------------------------------------------------------------------------------
 
 
-class _Rebuild:
-    """Makes an object that flattens itself (`bbx_flatten() -> (key, items)`, e.g. a TensorSSA
-    value into its elements) again from its items: `cls.bbx_unflatten(key, items)`."""
-
-    def __init__(self, cls: type, key: Any) -> None:
-        self.cls, self.key = cls, key
-
-    def __call__(self, items: Any) -> Any:
-        return self.cls.bbx_unflatten(self.key, list(items))  # type: ignore[attr-defined]
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Rebuild) and other.cls is self.cls and other.key == self.key
-
-    def __hash__(self) -> int:
-        return hash((self.cls, self.key))
-
-
-class _FromValues:
-    """Makes an object of the DSL's value protocol again from its values:
-    `template.__new_from_mlir_values__(values)` (a `PipelineState` of the same stages, a
-    library's subclass of it)."""
-
-    def __init__(self, template: Any) -> None:
-        self.template = template
-
-    def __call__(self, items: Any) -> Any:
-        return self.template.__new_from_mlir_values__(list(items))
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _FromValues) and type(other.template) is type(self.template)
-
-    def __hash__(self) -> int:
-        return hash(type(self.template))
-
-
-def _flatten(value: Any) -> tuple[Any, list[Any]]:
-    if (hasattr(type(value), "__extract_mlir_values__")
-            and hasattr(type(value), "__new_from_mlir_values__")):
-        parts = [_flatten(v) for v in value.__extract_mlir_values__()]
-        return ((_FromValues(value), tuple(p[0] for p in parts)),
-                [x for p in parts for x in p[1]])
-    flatten_self = getattr(type(value), "bbx_flatten", None)
-    flat = flatten_self(value) if flatten_self is not None else None
-    if flat is not None:  # (None: the object is a leaf after all)
-        key, items = flat
-        parts = [_flatten(v) for v in items]
-        return ((_Rebuild(type(value), key), tuple(p[0] for p in parts)),
-                [x for p in parts for x in p[1]])
-    if type(value) in (tuple, list):
-        parts = [_flatten(v) for v in value]
-        return (type(value), tuple(p[0] for p in parts)), [x for p in parts for x in p[1]]
-    return None, [value]
-
-
-def _unflatten(structure: Any, leaves: list[Any]) -> Any:
-    it = iter(leaves)
-
-    def build(s: Any) -> Any:
-        if s is None:
-            return next(it)
-        kind, parts = s
-        return kind(build(p) for p in parts)
-
-    return build(structure)
-
-
 def _describe(value: Any) -> str:
     if type(value) in (tuple, list):
         return f"{type(value).__name__} of {len(value)}"
@@ -284,13 +227,97 @@ def _same_object(a: Any, b: Any) -> bool:
     return False
 
 
-def _carried_type_error(name: str, before: str, after: str, block: Block,
+def _carried_type_error(name: str, before: str, after: str, where: str,
                         loc: Loc | None) -> Any:
     return trace_error(
         "carried-type-change",
-        f"'{name}' changes type in the {block.describe()}: {before} before it, {after} after it",
+        f"'{name}' changes type in the {where}: {before} before it, {after} after it",
         "a C++ variable has one type: convert the value so that it keeps its type (e.g. "
         f"`{name} = cutlass.Float32({name})` before the statement)", loc=loc)
+
+
+def _structure_error(path: str, before: str, after: str, where: str, loc: Loc | None) -> Any:
+    return trace_error(
+        "carried-type-change",
+        f"'{path}' changes structure in the {where}: {before} before it, {after} after it",
+        "a value carried through a loop keeps its structure (the same fields, the same "
+        "number of items)", loc=loc)
+
+
+def _compile_time_error(path: str, before: Any, after: Any, where: str,
+                        loc: Loc | None) -> Any:
+    return trace_error(
+        "carried-python-value",
+        f"'{path}' is a compile-time value (Python {_describe(before)}) and is assigned a "
+        f"{_describe(after)} in the {where}",
+        "only DSL values change in a loop: make it one before the loop, e.g. "
+        "cutlass.Int32(0)", loc=loc)
+
+
+def _subnode(structure: Any, path: str, root: str) -> Any:
+    """The node at `path` (from `root`) of a value tree's structure."""
+    rest = path[len(root):]
+    while rest and structure is not None:
+        kind, parts = structure
+        for label, part in zip(labels(kind, len(parts)), parts, strict=True):
+            if rest.startswith(label):
+                structure, rest = part, rest[len(label):]
+                break
+        else:
+            break
+    return structure
+
+
+def _in_words(node: Any) -> str:
+    if node is None:
+        return "one value"
+    kind, parts = node
+    if kind in (list, tuple):
+        return f"{kind.__name__} of {len(parts)}"
+    if isinstance(kind, (FromValues, WithFields)):
+        return f"{type(kind.template).__name__} of {len(parts)} values"
+    return f"{len(parts)} values"
+
+
+def _structure_change(before: Any, after: Any, path: str, root: str, where: str,
+                      loc: Loc | None) -> Any:
+    """The error for trees that differ at `path`: an object of the value protocol whose
+    attribute was a compile-time value (None) and now gives a DSL value is that attribute's
+    error, as the DSL reports it; any other difference changes the structure."""
+    a, b = _subnode(before, path, root), _subnode(after, path, root)
+    if (a is not None and b is not None and isinstance(a[0], FromValues)
+            and isinstance(b[0], FromValues) and a[0].keys is not None
+            and b[0].keys is not None):
+        for key, part in zip(b[0].keys, b[1], strict=True):
+            old = getattr(a[0].template, str(key), _UNBOUND)
+            if key in a[0].keys or old is _UNBOUND or isinstance(old, Numeric):
+                continue
+            new = getattr(b[0].template, str(key), None)
+            if part is None and isinstance(new, Numeric):
+                return _compile_time_error(f"{path}.{key}", old, new, where, loc)
+    return _structure_error(path, _in_words(a), _in_words(b), where, loc)
+
+
+def check_iteration(name: str, before: Any, after: Any, loc: Loc | None) -> None:
+    """The DSL's rule for a value carried through `range(...)`, which its compiler makes a
+    loop, applied when bbx runs that loop as Python (its bounds are Python numbers): a value
+    holding DSL numbers keeps its structure and their types, and none of its compile-time
+    parts becomes a DSL number."""
+    s0, l0 = flatten(before, dataclass_fields=True)
+    if not any(isinstance(leaf, Numeric) for leaf in l0):
+        return  # a Python value: Python semantics
+    s1, l1 = flatten(after, dataclass_fields=True)
+    where = "loop `for ... in range(...)` (a loop for the DSL)"
+    path = structure_difference(s0, s1, name)
+    if path is not None:
+        raise _structure_change(s0, s1, path, name, where, loc)
+    for leaf_path, a, b in zip(paths(s0, name), l0, l1, strict=True):
+        if isinstance(a, Numeric) and isinstance(b, Numeric) and type(a) is not type(b):
+            raise _carried_type_error(leaf_path, type(a).__name__, type(b).__name__, where,
+                                      loc)
+        if (not isinstance(a, (Numeric, bool, int, float)) and isinstance(b, Numeric)
+                and not b.is_static):
+            raise _compile_time_error(leaf_path, a, b, where, loc)
 
 
 class _Carried:
@@ -299,7 +326,7 @@ class _Carried:
     def __init__(self, ctx: TraceContext, name: str, value: Any, block: Block,
                  loc: Loc | None) -> None:
         self.name = name
-        self.structure, leaves = _flatten(value)
+        self.structure, leaves = flatten(value, dataclass_fields=True)
         self.entry_leaves = leaves
         self.vars: list[tuple[str, type[Numeric]] | None] = []
         inner: list[Any] = []
@@ -314,35 +341,40 @@ class _Carried:
             var, _ = ctx.declare(c.Type(_cxx(dtype)), hint, init, block=block, loc=loc)
             self.vars.append((var, dtype))
             inner.append(dtype.run_time(c.Id(var), block=block, mutable=True))
-        self.inside = _unflatten(self.structure, inner)
+        self.inside = unflatten(self.structure, inner)
 
     def after(self, block: Block) -> Any:
         """The variable's value after the loop (its C++ variables, no longer assigned)."""
         leaves = [leaf if var is None else var[1].run_time(c.Id(var[0]), block=block)
                   for leaf, var in zip(self.entry_leaves, self.vars, strict=True)]
-        return _unflatten(self.structure, leaves)
+        return unflatten(self.structure, leaves)
 
     def updates(self, new: Any, where: Block, loc: Loc | None) -> list[tuple[str, Numeric]]:
         """The (variable, new value) pairs at the end of an iteration; checks the types."""
-        structure, leaves = _flatten(new)
+        structure, leaves = flatten(new, dataclass_fields=True)
         if structure != self.structure:
-            raise _carried_type_error(self.name, _describe(self.inside), _describe(new),
-                                      where, loc)
+            path = structure_difference(self.structure, structure, self.name) or self.name
+            raise _structure_change(self.structure, structure, path, self.name,
+                                    where.describe(), loc)
         out: list[tuple[str, Numeric]] = []
-        for old, leaf, var in zip(_flatten(self.inside)[1], leaves, self.vars, strict=True):
+        for leaf_path, old, leaf, var in zip(paths(self.structure, self.name),
+                                             flatten(self.inside, dataclass_fields=True)[1],
+                                             leaves, self.vars, strict=True):
             if var is None:
+                if isinstance(leaf, Numeric) and not leaf.is_static:
+                    raise _compile_time_error(leaf_path, old, leaf, where.describe(), loc)
                 if not _same_object(old, leaf):
                     raise trace_error(
                         "carried-python-value",
-                        f"'{self.name}' holds a Python {_describe(old)} and is assigned in the "
+                        f"'{leaf_path}' holds a Python {_describe(old)} and is assigned in the "
                         f"{where.describe()}",
                         "a Python value cannot change in run-time control flow: use a DSL "
                         "numeric type, or make the loop static (`range_constexpr`)", loc=loc)
                 continue
             dtype = _numeric_type(leaf)
             if dtype is not var[1]:
-                raise _carried_type_error(self.name, var[1].__name__, _describe(leaf), where,
-                                          loc)
+                raise _carried_type_error(leaf_path, var[1].__name__, _describe(leaf),
+                                          where.describe(), loc)
             value = leaf if isinstance(leaf, Numeric) else var[1](leaf)
             if isinstance(value.value, CxxValue) and value.value.expr == c.Id(var[0]):
                 continue  # unchanged
@@ -514,8 +546,8 @@ def _merge(ctx: TraceContext, name: str, v0: Any, vt: Any, ve: Any, parent: Bloc
     if vt is _UNBOUND or ve is _UNBOUND or isinstance(vt, Unavailable) or isinstance(
             ve, Unavailable):
         return Unavailable(name, f"is assigned in only one branch of the {then_block.statement()}")
-    st, lt = _flatten(vt)
-    se, le = _flatten(ve)
+    st, lt = flatten(vt, dataclass_fields=True)
+    se, le = flatten(ve, dataclass_fields=True)
     if st != se:
         raise trace_error(
             "branch-type-mismatch",
@@ -524,11 +556,11 @@ def _merge(ctx: TraceContext, name: str, v0: Any, vt: Any, ve: Any, parent: Bloc
             "both branches must leave it with one type", loc=loc)
     entry_leaves: list[Any] = [_UNBOUND] * len(lt)
     if v0 is not _UNBOUND and not isinstance(v0, Unavailable):
-        s0, l0 = _flatten(v0)
+        s0, l0 = flatten(v0, dataclass_fields=True)
         if s0 == st:
             entry_leaves = l0
     leaves: list[Any] = []
-    for i, (a, b, e) in enumerate(zip(lt, le, entry_leaves, strict=True)):
+    for i, (path, a, b, e) in enumerate(zip(paths(st, name), lt, le, entry_leaves, strict=True)):
         if a is b:
             leaves.append(a)
             continue
@@ -539,16 +571,16 @@ def _merge(ctx: TraceContext, name: str, v0: Any, vt: Any, ve: Any, parent: Bloc
                 continue
             raise trace_error(
                 "branch-python-value",
-                f"'{name}' is a Python {_describe(a)} after one branch of the "
+                f"'{path}' is a Python {_describe(a)} after one branch of the "
                 f"{then_block.statement()} and {_describe(b)} after the other",
                 "a Python value cannot depend on a run-time condition: use a DSL numeric type, "
                 "or make the condition static (`cutlass.const_expr`)", loc=loc)
         if ta is not tb:
             raise trace_error(
                 "branch-type-mismatch",
-                f"'{name}' is {ta.__name__} after the `if` branch and {tb.__name__} after the "
+                f"'{path}' is {ta.__name__} after the `if` branch and {tb.__name__} after the "
                 f"`else` branch of the {then_block.statement()}",
-                f"convert one of them (e.g. `{name} = cutlass.{ta.__name__}(...)`)", loc=loc)
+                f"convert one of them (e.g. `{path} = cutlass.{ta.__name__}(...)`)", loc=loc)
         if (not isinstance(a, Numeric) or a.is_static) and (
                 not isinstance(b, Numeric) or b.is_static) and _same_object(
                     _static_value(a), _static_value(b)):
@@ -569,7 +601,7 @@ def _merge(ctx: TraceContext, name: str, v0: Any, vt: Any, ve: Any, parent: Bloc
         if not keep_else:
             else_assigns.append((var, nb))
         leaves.append(ta.run_time(c.Id(var), block=parent))
-    return _unflatten(st, leaves)
+    return unflatten(st, leaves)
 
 
 def _static_value(x: Any) -> Any:
@@ -600,8 +632,16 @@ def for_range(callee: Any, args: tuple[Any, ...], kwargs: dict[str, Any],
     as_loop = ctx is not None and ctx.static_ranges == "loop"
     if not as_loop and not any(is_dynamic(a) for a in args):
         bounds = [operator.index(a) for a in args]
+        names = _Vars(body_fn)
+        entry = {name: value for name in carried
+                 if (value := names.get(name)) is not _UNBOUND
+                 and not isinstance(value, Unavailable)}
         for value in builtins.range(*bounds):
             flow = body_fn(value)
+            for name, before in entry.items():
+                after = names.get(name)
+                if after is not _UNBOUND and not isinstance(after, Unavailable):
+                    check_iteration(name, before, after, loc)
             if isinstance(flow, Flow):
                 if flow.kind == "break":
                     return BROKEN

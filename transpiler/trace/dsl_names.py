@@ -11,6 +11,7 @@ from . import (
     arch,
     copy,
     copy_mma,
+    dsl_array,
     layout,
     layout_algebra,
     layout_enum,
@@ -20,6 +21,7 @@ from . import (
     smem,
     swizzle,
     tensor_api,
+    value_tree,
     vector,
 )
 
@@ -53,11 +55,15 @@ TRACED: dict[str, Callable[..., Any]] = {
     "cute.gemm": mma.gemm,
     "utils.SmemAllocator": smem.SmemAllocator,
     "utils.LayoutEnum": layout_enum.LayoutEnum,
+    "Array": dsl_array.make_array,
     "cute.recast_ptr": pointer.recast_ptr,
     "base_dsl.typing.Vector": vector.Vector,
     "Vector": vector.Vector,
     "vector.broadcast_to": vector.broadcast_to,
     "vector.outerproduct": vector.outerproduct,
+    **{f"{module}{fn.__name__}": fn
+       for fn in (value_tree.extract_mlir_values, value_tree.new_from_mlir_values)
+       for module in ("", "base_dsl.dsl.")},
     # layouts of static leaves (what the tensor API does not cover)
     **{f"cute.{fn.__name__}": fn for fn in (
         layout.make_ordered_layout, layout.coalesce, swizzle.cosize, layout.append,

@@ -36,6 +36,7 @@ from .scalar import Integer, Numeric, as_numeric
 from .tensor import Tensor
 from .tensor_argument import TensorArgument
 from .traced_call import rewritten
+from .value_tree import FromValues, flatten, leaf_paths, unflatten
 
 
 @runtime_checkable
@@ -67,12 +68,15 @@ def kernel_argument(value: Any) -> KernelArgument | None:
         return None if value.is_static else _NumericArgument(value)
     if isinstance(value, Tensor):
         return TensorArgument(value)
-    if isinstance(value, (tuple, list)):
-        items = [kernel_argument(v) for v in value]
-        if any(item is not None for item in items):
-            return _SequenceArgument(type(value), tuple(value), tuple(items))
+    if isinstance(value, KernelArgument):
+        return value
+    structure, leaves = flatten(value, dataclass_fields=True, self_flattening=False)
+    if structure is None:
         return None
-    return value if isinstance(value, KernelArgument) else None
+    items = [kernel_argument(leaf) for leaf in leaves]
+    if any(item is not None for item in items):
+        return _TreeArgument(structure, tuple(leaves), tuple(items))
+    return None
 
 
 @dataclass(frozen=True)
@@ -95,17 +99,20 @@ class _NumericArgument:
 
 
 @dataclass(frozen=True)
-class _SequenceArgument:
-    """A tuple or list holding run-time values (`mC.shape`): the run-time elements' parameters,
-    the Python ones constants of the kernel."""
+class _TreeArgument:
+    """An object holding run-time values (a tuple or list such as `mC.shape`, a dataclass of
+    tensors, an object of the DSL's value protocol: bbx.trace.value_tree): the run-time leaves'
+    parameters, named after the path to each (`params_src`, `shape_0`); the Python leaves
+    constants of the kernel. Inside, the same kind of object over the parameters."""
 
-    kind: type
-    values: tuple[Any, ...]
+    structure: Any
+    leaves: tuple[Any, ...]
     items: tuple[KernelArgument | None, ...]
 
     def bbx_piece_names(self) -> list[str]:
-        return [f"_{i}{suffix}" for i, item in enumerate(self.items) if item is not None
-                for suffix in item.bbx_piece_names()]
+        return [path + suffix
+                for path, item in zip(leaf_paths(self.structure), self.items, strict=True)
+                if item is not None for suffix in item.bbx_piece_names()]
 
     def bbx_piece_values(self) -> list[c.Expr]:
         return [value for item in self.items if item is not None
@@ -114,18 +121,28 @@ class _SequenceArgument:
     def bbx_parameter(self, names: list[str]) -> Any:
         remaining = iter(names)
         rebuilt = []
-        for value, item in zip(self.values, self.items, strict=True):
+        for leaf, item in zip(self.leaves, self.items, strict=True):
             if item is None:
-                rebuilt.append(value)
+                rebuilt.append(leaf)
             else:
                 count = len(item.bbx_piece_names())
                 rebuilt.append(item.bbx_parameter([next(remaining) for _ in range(count)]))
-        return self.kind(rebuilt)
+        return unflatten(self.structure, rebuilt)
 
     def bbx_parameter_key(self) -> object:
-        return (self.kind, tuple(item.bbx_parameter_key() if item is not None
-                                 else _constant_key(value)
-                                 for value, item in zip(self.values, self.items, strict=True)))
+        return (_structure_key(self.structure), tuple(
+            item.bbx_parameter_key() if item is not None else _constant_key(leaf)
+            for leaf, item in zip(self.leaves, self.items, strict=True)))
+
+
+def _structure_key(structure: Any) -> object:
+    """A tree's shape as part of a kernel's key: an object of the value protocol is rebuilt
+    from its own Python state (`template`), which is part of it."""
+    if structure is None:
+        return None
+    kind, parts = structure
+    own = _constant_key(kind.template) if isinstance(kind, FromValues) else kind
+    return (own, tuple(_structure_key(p) for p in parts))
 
 
 # -- the specialization's module ------------------------------------------------------------------
@@ -171,6 +188,8 @@ class KernelTrace:
     context: TraceContext
     #: dynamic shared memory its allocations take so far (bbx.trace.smem)
     smem_bytes: int = 0
+    #: static shared arrays made so far (`cutlass.Array(..., space=smem)`: each its own site)
+    static_smem_sites: int = 0
 
 
 def current_kernel(what: str) -> KernelTrace:

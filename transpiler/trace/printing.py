@@ -12,6 +12,7 @@ from ..cxx.printer import string_literal
 from .context import require
 from .errors import trace_error
 from .scalar import Numeric
+from .tensor_view import has_view, tensor_view
 
 
 def printf(fmt: Any, *args: Any, loc: Any = None, ip: Any = None) -> None:
@@ -29,6 +30,9 @@ def printf(fmt: Any, *args: Any, loc: Any = None, ip: Any = None) -> None:
         if isinstance(value, Numeric) and not value.is_static:  # a value the device has
             text += "{}"
             values.append(value.expr())
+        elif has_view(value):  # its elements are run-time values
+            text += "{}"
+            values.append(tensor_view(value))
         else:
             static = value.value if isinstance(value, Numeric) else value
             text += str(static).replace("{}", "{ }")

@@ -187,18 +187,8 @@ def int_tuple_in(x: Any, *, none_ok: bool = False) -> IntTuple:
 
 
 def layout_in(layout: Layout) -> Layout:
-    """A layout built by user code (its leaves may be `Int32` proxies) with layout leaves; its
-    strides may be an identity tensor's coordinate basis (`cute.composition(tScS.layout, ...)`
-    of a partitioned identity tensor)."""
-    return Layout(int_tuple_in(layout.shape), _stride_in(layout.stride))
-
-
-def _stride_in(x: Any) -> Any:
-    from .coord_iterator import Basis  # noqa: PLC0415 - coord_iterator builds on this module
-
-    if isinstance(x, (tuple, list)):
-        return tuple(_stride_in(e) for e in x)
-    return x if isinstance(x, Basis) else leaf_in(x)
+    """A layout built by user code (its leaves may be `Int32` proxies) with layout leaves."""
+    return Layout(int_tuple_in(layout.shape), int_tuple_in(layout.stride))
 
 
 def user_value(x: IntTuple) -> Any:

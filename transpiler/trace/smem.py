@@ -8,18 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cxx import ast as c
 from . import layout as L
 from .errors import trace_error
 from .kernel import current_kernel
-from .pointer import Pointer, offset_alignment
+from .pointer import Pointer
 from .scalar import Numeric, Uint8
-from .smem_struct import StructType, StructView, swizzled
+from .smem_struct import StructView, is_struct, smem_pointer, struct_layout, swizzled
 from .tensor import Tensor, _layout_of
-
-#: what the dynamic shared memory's base is aligned to on every target (bbx/platform/*.hpp:
-#: `dynamic_smem`, declared `aligned(16)`)
-SMEM_BASE_ALIGN = 16
 
 
 class SmemAllocator:
@@ -40,15 +35,7 @@ class SmemAllocator:
 
     def _pointer(self, dtype: type[Numeric], count: int, byte_alignment: Any) -> Pointer:
         alignment = max(_static(byte_alignment, "byte_alignment"), dtype.bytes)
-        start = self._take(count * dtype.bytes, alignment)
-        row = dtype.bbx_row
-        assert row is not None
-        base: c.Expr = c.Call(c.Id("arch::dynamic_smem"), (), (c.Type("unsigned char"),))
-        if start:
-            base = c.Binary("+", base, c.Lit(str(start)))
-        typed = c.Call(c.Id("reinterpret_cast"), (base,), (c.Type(f"{row.cxx}*"),))
-        return Pointer(typed, dtype, "smem",
-                       assumed_align=offset_alignment(SMEM_BASE_ALIGN, start, Uint8))
+        return smem_pointer(dtype, self._take(count * dtype.bytes, alignment))
 
     def allocate_tensor(self, element_type: Any, layout: Any, byte_alignment: Any = 1,
                         swizzle: Any = None) -> Tensor:
@@ -71,16 +58,18 @@ class SmemAllocator:
 
     def allocate(self, size_or_type: Any, byte_alignment: Any = 1) -> Pointer | StructView:
         """`allocate(num_bytes)`: raw bytes; `allocate(cutlass.Int32)`: one element;
-        `allocate(S)`: a @cute.struct S."""
+        `allocate(S)` for a `@cute.struct` class: an S, aligned to max(byte_alignment, S's
+        alignment) (bbx.trace.smem_struct)."""
+        if is_struct(size_or_type):
+            layout = struct_layout(size_or_type)
+            alignment = max(_static(byte_alignment, "byte_alignment"), layout.alignment)
+            return StructView(layout, self._take(layout.size, alignment))
         if isinstance(size_or_type, type) and issubclass(size_or_type, Numeric):
             return self._pointer(size_or_type, 1, byte_alignment)
         if isinstance(size_or_type, int):
             return self._pointer(Uint8, size_or_type, byte_alignment)
-        if isinstance(size_or_type, StructType):
-            alignment = max(size_or_type.alignment, _static(byte_alignment, "byte_alignment"))
-            return size_or_type(self._pointer(Uint8, size_or_type.size_in_bytes(), alignment))
         raise trace_error("smem-allocate", f"allocate({size_or_type!r})",
-                          "allocate bytes, a numeric type, a @cute.struct, an array or a "
+                          "allocate bytes, a numeric type, a @cute.struct class, an array or a "
                           "tensor")
 
 

@@ -1,17 +1,25 @@
-"""`@cute.struct` shared-storage structs at trace time: `MemRange[dtype, n]`, `Align[field, a]`,
-numeric fields and nested structs, laid out as C lays them out (each field at the next multiple
-of its alignment; the struct aligned to its most aligned field, its size rounded up to that —
-the DSL's `size_in_bytes()`, the layout bbx/tensor/smem_struct.hpp gives translated code).
+"""`@cute.struct` shared storage at trace time: the class's annotations, evaluated by Python
+where it is defined, describe its fields; `SmemAllocator.allocate(S)` places an `S` in the
+block's dynamic shared memory and returns a view whose attributes are its fields.
 
-`S(ptr)` views shared memory at `ptr` as an S (a pointer from `SmemAllocator.allocate(bytes)`),
-and `smem.allocate(S)` allocates one; a field is then a view at a static byte offset:
-`s.a.get_tensor(layout, swizzle=sw)`, `s.a.data_ptr()`. A swizzled tensor's layout is
-`swizzle o 0 o layout` with the swizzle on elements (the DSL's swizzle is on bytes: its base
-loses log2 of the element size), as bbx/tensor/smem_struct.hpp's swizzled_layout.
+    @cute.struct
+    class Storage:                                  offset  what `storage.<field>` is
+        a: cute.struct.MemRange[cutlass.Float32, 32]   0    a MemRange (`.data_ptr()`,
+        b: cutlass.Int64                             128      `.get_tensor(layout)`, `a[i]`)
+        c: cute.struct.Align[Inner, 16]              144    a scalar (`.ptr`, `.load()`,
+                                                             `storage.b = v` stores);
+                                                             a nested struct's view
+
+The DSL lays fields out as C does (bbx/tensor/smem_struct.hpp says the same for the translated
+path): each at the next multiple of its alignment — the element's for a MemRange or a scalar,
+the most aligned field's for a nested struct, at least `a` for `Align[field, a]` — the struct
+aligned to its most aligned field and its size rounded up to that. Offsets are Python integers,
+so every field is the dynamic shared-memory base plus a constant.
 """
 
 from __future__ import annotations
 
+import inspect
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -19,205 +27,272 @@ from typing import Any
 from ..cxx import ast as c
 from . import layout as L
 from .errors import trace_error
-from .pointer import Pointer, index_expr, offset_alignment
+from .pointer import Pointer, offset_alignment
 from .scalar import Numeric, Uint8
 from .swizzle import ComposedLayout, Swizzle
 from .tensor import Tensor, _layout_of
 
+#: what the dynamic shared memory's base is aligned to on every target (bbx/platform/*.hpp:
+#: `dynamic_smem`, declared `aligned(16)`)
+SMEM_BASE_ALIGN = 16
 
-@dataclass(frozen=True)
-class MemRangeType:
-    """`cute.struct.MemRange[dtype, n]`: n elements of dtype."""
 
-    dtype: type[Numeric]
-    count: int
-
-    @property
-    def size(self) -> int:
-        return self.dtype.bytes * self.count
-
-    @property
-    def alignment(self) -> int:
-        return self.dtype.bytes
+# -- the annotations: cute.struct.MemRange[T, n], cute.struct.Align[field, a] ---------------------
 
 
 @dataclass(frozen=True)
-class AlignType:
-    """`cute.struct.Align[field, a]`: the field aligned to at least `a` bytes."""
+class MemRange:
+    """`cute.struct.MemRange[dtype, n]`: `n` elements of `dtype` (checked where a struct's
+    layout is made, so that a module defining a struct imports on the host as it is)."""
+
+    dtype: Any
+    count: Any
+
+    def __class_getitem__(cls, item: Any) -> MemRange:  # type: ignore[override]
+        return cls(*_pair(item))
+
+
+@dataclass(frozen=True)
+class Align:
+    """`cute.struct.Align[field, a]`: the field, aligned to at least `a` bytes."""
 
     field: Any
-    align: int
+    alignment: Any
 
-    @property
-    def size(self) -> int:
-        return _size(self.field)
-
-    @property
-    def alignment(self) -> int:
-        return max(self.align, _alignment(self.field))
+    def __class_getitem__(cls, item: Any) -> Align:  # type: ignore[override]
+        return cls(*_pair(item))
 
 
-def _static_int(x: Any, what: str) -> int:
-    if isinstance(x, Numeric) and x.is_static:
-        x = x.value
-    if isinstance(x, int) and not isinstance(x, bool) and x > 0:
-        return x
-    raise trace_error("struct-field", f"{what} {x!r}", "a positive Python integer")
+def _pair(item: Any) -> tuple[Any, Any]:
+    return (item[0], item[1]) if isinstance(item, tuple) and len(item) == 2 else (item, None)
 
 
-class _MemRange:
-    def __getitem__(self, args: Any) -> MemRangeType:
-        dtype, count = args
-        if not (isinstance(dtype, type) and issubclass(dtype, Numeric) and dtype.bbx_row):
-            raise trace_error("struct-field", f"cute.struct.MemRange of {dtype!r}",
-                              "give a numeric type (cutlass.Float16, t.element_type)")
-        return MemRangeType(dtype, _static_int(count, "cute.struct.MemRange of"))
+def _dtype(value: Any, what: str) -> type[Numeric]:
+    if isinstance(value, type) and issubclass(value, Numeric) and value.bbx_row is not None:
+        return value
+    raise trace_error("struct-field", f"{what} of {value!r}",
+                      "the element type is a DSL numeric type (cutlass.Float32, ...)")
 
 
-class _Align:
-    def __getitem__(self, args: Any) -> AlignType:
-        field, align = args
-        return AlignType(field, _static_int(align, "cute.struct.Align to"))
+def _positive(value: Any, what: str) -> int:
+    if isinstance(value, Numeric) and value.is_static:
+        value = value.value
+    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+        return value
+    raise trace_error("struct-field", f"{what} {value!r}",
+                      "a positive compile-time integer (a Python int, cute.cosize(layout))")
 
 
-def _size(field: Any) -> int:
-    if isinstance(field, (MemRangeType, AlignType)):
-        return field.size
-    if isinstance(field, StructType):
-        return field.size_in_bytes()
-    if isinstance(field, type) and issubclass(field, Numeric):
-        return field.bytes
-    raise trace_error("struct-field", f"a @cute.struct field of {field!r}",
-                      "fields are MemRange[...], Align[...], numeric types or structs")
+# -- the layout of a struct class -----------------------------------------------------------------
 
 
-def _alignment(field: Any) -> int:
-    if isinstance(field, (MemRangeType, AlignType)):
-        return field.alignment
-    if isinstance(field, StructType):
-        return field.alignment
-    return _size(field)
+@dataclass(frozen=True)
+class Field:
+    name: str
+    offset: int  # bytes from the struct's start
+    kind: Any  # MemRange, a Numeric class, or a StructLayout (nested)
+    alignment: int
 
 
-class StructType:
-    """A `@cute.struct` class: its fields in order, each at its byte offset."""
+@dataclass(frozen=True)
+class StructLayout:
+    name: str
+    fields: tuple[Field, ...]
+    size: int
+    alignment: int
 
-    def __init__(self, cls: type) -> None:
-        self.__name__ = cls.__name__
-        self.__qualname__ = cls.__qualname__
-        annotations = dict(getattr(cls, "__annotations__", {}))
-        self.fields: dict[str, tuple[int, Any]] = {}
-        offset, most = 0, 1
-        for name, field in annotations.items():
-            if isinstance(field, str):
-                raise trace_error("struct-field", f"the field {name} of @cute.struct "
-                                  f"{cls.__name__} is annotated with the string {field!r}",
-                                  "@cute.struct fields need evaluated annotations (no "
-                                  "`from __future__ import annotations` in that module)")
-            align = _alignment(field)
-            offset = -(-offset // align) * align
-            self.fields[name] = (offset, field)
-            offset += _size(field)
-            most = max(most, align)
-        self.alignment = most
-        self._size = -(-offset // most) * most
-
-    def size_in_bytes(self) -> int:
-        return self._size
-
-    def __alignof__(self) -> int:  # noqa: PLW3201 - the DSL's name
-        return self.alignment
-
-    def __call__(self, ptr: Any) -> StructView:
-        if not isinstance(ptr, Pointer) or ptr.memspace != "smem":
-            raise trace_error("struct-view", f"{self.__name__}({ptr!r})",
-                              "a struct views shared memory: give a shared-memory pointer "
-                              "(smem.allocate(bytes))")
-        return StructView(self, ptr)
+    def field(self, name: str) -> Field | None:
+        return next((f for f in self.fields if f.name == name), None)
 
 
-class struct:  # noqa: N801 - the DSL's name
-    """`@cute.struct`: the decorated class becomes a StructType."""
-
-    MemRange = _MemRange()
-    Align = _Align()
-
-    def __new__(cls, decorated: type) -> Any:  # type: ignore[misc]
-        return StructType(decorated)
+def declare_struct(cls: type) -> type:
+    """`@cute.struct`: marks `cls` as a struct and gives it the DSL's `size_in_bytes()`."""
+    setattr(cls, "__bbx_cute_struct__", True)  # noqa: B010 - a dunder mypy would not know
+    if "size_in_bytes" not in vars(cls):
+        setattr(cls, "size_in_bytes", classmethod(lambda s: struct_layout(s).size))  # noqa: B010
+    return cls
 
 
-def _field_pointer(base: Pointer, offset: int, dtype: type[Numeric]) -> Pointer:
-    """`dtype` elements at `offset` bytes from `base` (a static offset: its alignment known)."""
-    byte_base = base if base.dtype is Uint8 else None
-    if byte_base is None:
-        address: c.Expr = c.Call(c.Id("reinterpret_cast"), (_address(base),),
-                                 (c.Type("unsigned char*"),))
-    else:
-        address = _address(base)
-    if offset:
-        address = c.Binary("+", address, c.Lit(str(offset)))
+def is_struct(value: Any) -> bool:
+    """Whether `value` is a `@cute.struct` class."""
+    return isinstance(value, type) and getattr(value, "__bbx_cute_struct__", False) is True
+
+
+def struct_layout(cls: type) -> StructLayout:
+    """The fields of the `@cute.struct` class `cls` with their offsets, its size and alignment
+    (from its annotations, in order)."""
+    try:  # string annotations (`from __future__ import annotations`) in the module's names
+        annotations = inspect.get_annotations(cls, eval_str=True)
+    except Exception as e:  # noqa: BLE001 - any error of the user's annotation expressions
+        raise trace_error("struct-field", f"the annotations of @cute.struct class "
+                          f"{cls.__name__} cannot be evaluated: {e}",
+                          "a struct defined in a function under `from __future__ import "
+                          "annotations` sees only module names; drop that import there") from None
+    if not annotations:
+        raise trace_error("struct-field", f"@cute.struct class {cls.__name__} has no fields",
+                          "write each field as `name: type`")
+    fields: list[Field] = []
+    offset, alignment = 0, 1
+    for name, annotation in annotations.items():
+        kind, size, align = _field(annotation, f"{cls.__name__}.{name}")
+        offset = _round_up(offset, align)
+        fields.append(Field(name, offset, kind, align))
+        offset += size
+        alignment = max(alignment, align)
+    return StructLayout(cls.__name__, tuple(fields), _round_up(offset, alignment), alignment)
+
+
+def _field(annotation: Any, where: str) -> tuple[Any, int, int]:
+    """A field's kind, size and alignment in bytes."""
+    if isinstance(annotation, Align):
+        kind, size, align = _field(annotation.field, where)
+        a = _positive(annotation.alignment, f"cute.struct.Align[..., a] of {where}: a")
+        if a & (a - 1):
+            raise trace_error("struct-field", f"cute.struct.Align[..., {a}] of {where}",
+                              "the alignment is a power of two")
+        return kind, size, max(align, a)
+    if isinstance(annotation, MemRange):
+        dtype = _dtype(annotation.dtype, f"cute.struct.MemRange of {where}")
+        count = _positive(annotation.count, f"cute.struct.MemRange[dtype, n] of {where}: n")
+        return MemRange(dtype, count), count * dtype.bytes, dtype.bytes
+    if is_struct(annotation):
+        nested = struct_layout(annotation)
+        return nested, nested.size, nested.alignment
+    if isinstance(annotation, type) and issubclass(annotation, Numeric):
+        dtype = _dtype(annotation, where)
+        return dtype, dtype.bytes, dtype.bytes
+    raise trace_error("struct-field", f"the field {where}: {annotation!r}",
+                      "a field is a numeric type, cute.struct.MemRange[dtype, n], "
+                      "cute.struct.Align[field, a] or another @cute.struct class")
+
+
+def _round_up(n: int, multiple: int) -> int:
+    return -(-n // multiple) * multiple
+
+
+# -- the struct in shared memory ------------------------------------------------------------------
+
+
+def smem_pointer(dtype: type[Numeric], byte_offset: int) -> Pointer:
+    """A pointer to `dtype` elements at `byte_offset` bytes into the dynamic shared memory
+    (`reinterpret_cast<float*>(arch::dynamic_smem<unsigned char>() + 256)`)."""
     row = dtype.bbx_row
     assert row is not None
-    typed = c.Call(c.Id("reinterpret_cast"), (address,), (c.Type(f"{row.cxx}*"),))
-    align = offset_alignment(base.alignment, offset, Uint8) if offset else base.alignment
-    return Pointer(typed, dtype, "smem", assumed_align=align)
-
-
-def _address(p: Pointer) -> c.Expr:
-    if p.offset == 0:
-        return p.base_expr()
-    return c.Binary("+", p.base_expr(), index_expr(p.offset))
+    base: c.Expr = c.Call(c.Id("arch::dynamic_smem"), (), (c.Type("unsigned char"),))
+    if byte_offset:
+        base = c.Binary("+", base, c.Lit(str(byte_offset)))
+    typed = c.Call(c.Id("reinterpret_cast"), (base,), (c.Type(f"{row.cxx}*"),))
+    return Pointer(typed, dtype, "smem",
+                   assumed_align=offset_alignment(SMEM_BASE_ALIGN, byte_offset, Uint8))
 
 
 class StructView:
-    """A struct in shared memory at `ptr`: its fields by attribute."""
+    """A `@cute.struct` placed in shared memory: its fields by attribute."""
 
-    def __init__(self, struct_type: StructType, ptr: Pointer) -> None:
-        self._type = struct_type
-        self._ptr = ptr
+    def __init__(self, layout: StructLayout, byte_offset: int) -> None:
+        object.__setattr__(self, "_layout", layout)
+        object.__setattr__(self, "_offset", byte_offset)
+
+    def _field(self, name: str) -> Field:
+        found = self._layout.field(name)
+        if found is None:
+            raise trace_error("struct-field", f"{self._layout.name}.{name}",
+                              f"the struct's fields are "
+                              f"{', '.join(f.name for f in self._layout.fields)}")
+        return found
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("_"):
+        if name.startswith("__"):
             raise AttributeError(name)
-        found = self._type.fields.get(name)
-        if found is None:
-            raise trace_error("struct-field", f"{self._type.__name__} has no field {name!r}")
-        offset, field = found
-        while isinstance(field, AlignType):
-            field = field.field
-        if isinstance(field, MemRangeType):
-            return MemRangeView(_field_pointer(self._ptr, offset, field.dtype), field)
-        if isinstance(field, StructType):
-            return StructView(field, _field_pointer(self._ptr, offset, Uint8))
-        raise trace_error("struct-field", f"the numeric field {name} of a @cute.struct",
-                          "staged execution traces MemRange and struct fields so far")
+        found = self._field(name)
+        start = self._offset + found.offset
+        if isinstance(found.kind, StructLayout):
+            return StructView(found.kind, start)
+        if isinstance(found.kind, MemRange):
+            return MemRangeView(smem_pointer(found.kind.dtype, start), found.kind.count)
+        return ScalarView(smem_pointer(found.kind, start))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        found = self._field(name)
+        if isinstance(found.kind, (StructLayout, MemRange)):
+            raise trace_error("struct-field", f"{self._layout.name}.{name} = ...",
+                              "only a scalar field is assigned; write a MemRange's elements "
+                              "(`s.a[i] = v`) or a nested struct's fields")
+        getattr(self, name).store(value)
+
+    def __repr__(self) -> str:
+        return f"struct<{self._layout.name}, smem>(+{self._offset})"
 
 
 class MemRangeView:
-    """A MemRange field: `get_tensor(layout, swizzle=None)`, `data_ptr()`."""
+    """A `MemRange` field: `count` elements in shared memory."""
 
-    def __init__(self, ptr: Pointer, field: MemRangeType) -> None:
-        self._ptr = ptr
-        self._field = field
+    def __init__(self, pointer: Pointer, count: int) -> None:
+        self._pointer = pointer
+        self._count = count
 
     def data_ptr(self) -> Pointer:
-        return self._ptr
+        return self._pointer
 
-    def get_tensor(self, layout: Any, swizzle: Any = None, dtype: Any = None) -> Any:
-        made = layout if isinstance(layout, ComposedLayout) else _layout_of(layout, "get_tensor")
-        if isinstance(made, Layout) and not L.is_static(made):
-            raise trace_error("smem-layout", f"a shared-memory tensor of layout {made}",
-                              "shared memory tensors have static layouts")
+    def get_tensor(self, layout: Any, swizzle: Any = None, dtype: Any = None) -> Tensor:
+        """The field's elements seen through `layout` (its cosize at most the field's size),
+        swizzled by `swizzle` (the DSL's, on bytes) or by a composed `layout`'s swizzle (on
+        elements)."""
+        if dtype is not None:
+            raise trace_error("struct-field", "MemRange.get_tensor(..., dtype=)",
+                              "recast views of a MemRange are not traced yet")
+        if isinstance(layout, ComposedLayout):
+            if swizzle is not None:
+                raise trace_error("smem-swizzle", "swizzle= of a layout already composed with "
+                                  "a swizzle")
+            return Tensor(self._pointer, layout)
+        made = _layout_of(layout, "MemRange.get_tensor")
+        if L.is_static(made) and int(L.cosize(made)) > self._count:
+            raise trace_error("struct-field",
+                              f"MemRange.get_tensor({made}) needs {int(L.cosize(made))} "
+                              f"elements", f"the field holds {self._count}")
         if swizzle is not None:
-            made = swizzled(made, swizzle, self._field.dtype)
-        return Tensor(self._ptr, made)
+            return Tensor(self._pointer, swizzled(made, swizzle, self._pointer.dtype))
+        return Tensor(self._pointer, made)
+
+    def _index(self, i: Any) -> Any:
+        if isinstance(i, Numeric) and i.is_static:
+            i = i.value
+        if isinstance(i, int) and not 0 <= i < self._count:
+            raise trace_error("struct-field", f"MemRange index {i}",
+                              f"the field holds {self._count} elements")
+        return i
+
+    def __getitem__(self, i: Any) -> Numeric:
+        return self._pointer.read(self._index(i))
+
+    def __setitem__(self, i: Any, value: Any) -> None:
+        if isinstance(value, (bool, int, float)):
+            value = self._pointer.dtype(value)
+        self._pointer.write(self._index(i), value)
+
+    def __len__(self) -> int:
+        return self._count
 
 
-Layout = L.Layout
+class ScalarView:
+    """A scalar field: `.ptr` its address, `.load()` / `.store(v)` its value."""
+
+    def __init__(self, pointer: Pointer) -> None:
+        self.ptr = pointer
+
+    def load(self) -> Numeric:
+        return self.ptr.read(0)
+
+    def store(self, value: Any) -> None:
+        if isinstance(value, (bool, int, float)):
+            value = self.ptr.dtype(value)
+        self.ptr.write(0, value)
 
 
 def swizzled(layout: Any, swizzle: Any, dtype: type[Numeric]) -> ComposedLayout:
-    """`swizzle o 0 o layout` with the DSL's byte swizzle on elements of `dtype`."""
+    """`swizzle o 0 o layout` with the DSL's byte swizzle on elements of `dtype` (its base
+    loses log2 of the element size), as bbx/tensor/smem_struct.hpp's swizzled_layout."""
     if not isinstance(swizzle, Swizzle):
         raise trace_error("smem-swizzle", f"swizzle={swizzle!r}", "give cute.make_swizzle(b, m, s)")
     if isinstance(layout, ComposedLayout):

@@ -10,6 +10,7 @@ from typing import Any
 from . import int_tuple as it
 from . import layout as L
 from . import layout_algebra as A
+from .coord_iterator import Basis
 from .errors import trace_error
 from .run_time_int import int_tuple_in, layout_in, leaf_in, user_value
 from .scalar import Numeric
@@ -38,9 +39,20 @@ def _on_layout(x: Any, fn: Any, what: str) -> Any:
         if isinstance(x, Tensor):
             return Tensor(x.iterator, fn(x.trace_layout))
         if isinstance(x, L.Layout):
-            return fn(layout_in(x))
+            return fn(_user_layout(x))
     raise trace_error("layout-operand", f"{what} of a {type(x).__name__}",
                       "the operand is a tensor or a layout")
+
+
+def _user_layout(layout: L.Layout) -> L.Layout:
+    """A layout of user code as the algebra takes it; its strides may be an identity tensor's
+    coordinate basis (`cute.composition(tScS.layout, ...)` of a partitioned identity tensor)."""
+    def stride_in(x: Any) -> Any:
+        if isinstance(x, (tuple, list)):
+            return tuple(stride_in(e) for e in x)
+        return x if isinstance(x, Basis) else leaf_in(x)
+
+    return L.Layout(int_tuple_in(layout.shape), stride_in(layout.stride))
 
 
 def logical_divide(target: Any, tiler: Any) -> Any:
@@ -213,6 +225,20 @@ def elem_less(a: Any, b: Any) -> Any:
         return bool(result.value)
     return result if isinstance(result, Numeric) else bool(result)
 
+
+
+def repeat_like(x: Any, target: Any) -> Any:
+    """`cute.repeat_like(x, target)`: `target`'s tuple structure with `x` at every leaf (a
+    tensor's or layout's: its shape's; anything but a tuple is one leaf)."""
+    if isinstance(target, (Tensor, L.Layout)):
+        target = target.shape
+    return it.repeat_like(x, target)
+
+
+def product_each(a: Any) -> Any:
+    """`cute.product_each(shape)`: the product of each mode of an int tuple."""
+    with algebra_errors("cute.product_each"):
+        return user_value(it.product_each(int_tuple_in(a)))
 
 
 def ceil_div(a: Any, b: Any) -> Any:

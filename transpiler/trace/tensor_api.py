@@ -25,7 +25,9 @@ from .tensor_algebra import (
     local_partition,
     local_tile,
     logical_divide,
+    product_each,
     rank,
+    repeat_like,
     select,
     size,
     tiled_divide,
@@ -51,6 +53,6 @@ __all__ = [
     "exp", "exp2", "flat_divide", "flatten", "full", "full_like", "group_modes", "local_partition",
     "local_tile", "log", "log2", "logical_divide", "make_fragment_like", "make_identity_tensor",
     "make_layout", "make_layout_tv", "make_rmem_tensor", "make_rmem_tensor_like", "make_tensor",
-    "ones_like", "rank", "select", "size", "sqrt", "tiled_divide", "where", "zeros_like",
-    "zipped_divide",
+    "ones_like", "product_each", "rank", "repeat_like", "select", "size", "sqrt", "tiled_divide",
+    "where", "zeros_like", "zipped_divide",
 ]

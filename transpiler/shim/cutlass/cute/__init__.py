@@ -12,11 +12,10 @@ from typing import Any
 
 from bbx.runtime.jit import JitFunction, KernelFunction, compile_callable
 from bbx.runtime.tvm_ffi import tvm_ffi_function
-from bbx.trace.context import current as tracing
-from bbx.trace.smem_struct import struct as _traced_struct
+from bbx.trace import smem_struct
 
 from .. import _numeric
-from .._markers import DeviceOnly, module_getattr
+from .._markers import module_getattr
 from ..base_dsl.enums import AddressSpace
 from . import nvgpu, runtime, testing, typing  # noqa: F401
 from ._compile_options import (  # noqa: F401 - the DSL's option classes
@@ -131,28 +130,16 @@ class _Compile:
 compile = _Compile()  # noqa: A001 - the DSL's name
 
 
-class _StructPart(DeviceOnly):
-    """`cute.struct.MemRange` / `.Align`: while tracing, `[...]` is the tracer's field type;
-    elsewhere a marker (transpiled code reads the annotation's source)."""
-
-    def __init__(self, qualname: str, traced: Any) -> None:
-        super().__init__(qualname)
-        self._traced = traced
-
-    def __getitem__(self, item: Any) -> Any:
-        return self._traced[item] if tracing() is not None else self
-
-
 class struct:  # noqa: N801 - the DSL's name
-    """``@cute.struct`` shared-storage declarations: while tracing (staged execution) the
-    tracer's struct type (bbx.trace.smem_struct); for transpiled code the decorator leaves the
-    class unchanged."""
+    """``@cute.struct`` shared-storage declarations: the decorator marks the class (staged
+    execution lays it out from its annotations, `bbx.trace.smem_struct`; the translator reads
+    its source) and leaves it otherwise unchanged."""
 
-    MemRange = _StructPart("cute.struct.MemRange", _traced_struct.MemRange)
-    Align = _StructPart("cute.struct.Align", _traced_struct.Align)
+    MemRange = smem_struct.MemRange
+    Align = smem_struct.Align
 
     def __new__(cls, decorated: type) -> Any:  # type: ignore[misc]
-        return _traced_struct(decorated) if tracing() is not None else decorated
+        return smem_struct.declare_struct(decorated)
 
 
 __getattr__ = module_getattr(__name__)

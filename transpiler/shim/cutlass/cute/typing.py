@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _numeric
-from .._markers import module_getattr
+from .._markers import DeviceOnly, module_getattr
 from ..base_dsl.enums import AddressSpace  # noqa: F401
 from ._symbolic import SymInt  # noqa: F401
 
@@ -83,7 +83,12 @@ class Pointer(_Annotation):
 
 
 class Array(_Annotation):
-    pass
+    """An annotation, and while a jit function is traced the DSL's array constructor
+    (`cutlass.Array(cutlass.Int32, 4, space=cutlass.AddressSpace.smem)`: bbx.trace.dsl_array);
+    constructed on the host, the located error of a device-side name."""
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        return DeviceOnly("cutlass.Array")(*args, **kwargs)
 
 
 Numeric, Integer, Float = _numeric.Numeric, _numeric.Integer, _numeric.Float

@@ -87,19 +87,23 @@ class Storage:
 
 
 @cute.kernel
-def kernel(mX: cute.Tensor, mOut: cute.Tensor, mScalars: cute.Tensor, mPair: cute.Tensor):
+def kernel(mX: cute.Tensor, mOut: cute.Tensor, mScalars: cute.Tensor, mPair: cute.Tensor,
+           mRaw: cute.Tensor):
     tidx, _, _ = cute.arch.thread_idx()
     smem = cutlass.utils.SmemAllocator()
     first = smem.allocate(cutlass.Int8)  # the struct is placed after it, at its alignment
     s = smem.allocate(Storage)
     sData = s.data.get_tensor(cute.make_layout(N))
     sData[tidx] = mX[tidx] * 2.0
+    raw = smem.allocate(Storage.size_in_bytes(), byte_alignment=64)  # S(ptr): a view there
+    Storage(raw).data.get_tensor(cute.make_layout(N))[tidx] = mX[tidx] + 1.0
     if tidx == 0:
         s.total = cutlass.Float64(mX[0]) + 1.0
         s.pair.lo = 7
         s.pair.hi.ptr.store(mX[1])
         s.data[N] = 3
     cute.arch.sync_threads()
+    mRaw[tidx] = Storage(raw).data[tidx]
     if tidx == 0:
         mScalars[0] = s.total.load().to(cutlass.Float32)
         mScalars[1] = s.data[N]
@@ -111,14 +115,17 @@ def kernel(mX: cute.Tensor, mOut: cute.Tensor, mScalars: cute.Tensor, mPair: cut
 
 
 @cute.jit
-def host(mX: cute.Tensor, mOut: cute.Tensor, mScalars: cute.Tensor, mPair: cute.Tensor):
-    kernel(mX, mOut, mScalars, mPair).launch(grid=(1, 1, 1), block=(N, 1, 1))
+def host(mX: cute.Tensor, mOut: cute.Tensor, mScalars: cute.Tensor, mPair: cute.Tensor,
+         mRaw: cute.Tensor):
+    kernel(mX, mOut, mScalars, mPair, mRaw).launch(grid=(1, 1, 1), block=(N, 1, 1))
 
 
 x = torch.randn(N)
 out, scalars = torch.full((N,), float("nan")), torch.full((2,), float("nan"))
 pair = torch.zeros(1, dtype=torch.int32)
-host(from_dlpack(x), from_dlpack(out), from_dlpack(scalars), from_dlpack(pair))
+raw = torch.full((N,), float("nan"))
+host(from_dlpack(x), from_dlpack(out), from_dlpack(scalars), from_dlpack(pair), from_dlpack(raw))
+torch.testing.assert_close(raw, x + 1.0)
 expected = x * 2.0 + x[0] * 2.0
 expected[N - 1] = x[1]
 torch.testing.assert_close(out, expected)

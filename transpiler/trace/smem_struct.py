@@ -28,6 +28,7 @@ from ..cxx import ast as c
 from . import layout as L
 from .errors import trace_error
 from .pointer import Pointer, offset_alignment
+from .run_time_int import leaf_in
 from .scalar import Numeric, Uint8
 from .swizzle import ComposedLayout, Swizzle
 from .tensor import Tensor, _layout_of
@@ -106,11 +107,23 @@ class StructLayout:
 
 
 def declare_struct(cls: type) -> type:
-    """`@cute.struct`: marks `cls` as a struct and gives it the DSL's `size_in_bytes()`."""
+    """`@cute.struct`: marks `cls` as a struct and gives it the DSL's `size_in_bytes()` and
+    `S(ptr)`, the struct viewed at a shared-memory pointer (`smem.allocate(bytes)`)."""
     setattr(cls, "__bbx_cute_struct__", True)  # noqa: B010 - a dunder mypy would not know
     if "size_in_bytes" not in vars(cls):
         setattr(cls, "size_in_bytes", classmethod(lambda s: struct_layout(s).size))  # noqa: B010
+    if "__new__" not in vars(cls):
+        setattr(cls, "__new__", staticmethod(_view_at))  # noqa: B010
     return cls
+
+
+def _view_at(cls: type, ptr: Any = None, *args: Any, **kwargs: Any) -> StructView:
+    """`S(ptr)`: the struct S in shared memory at `ptr`."""
+    if args or kwargs or not isinstance(ptr, Pointer) or ptr.memspace != "smem":
+        raise trace_error("struct-view", f"{cls.__name__}({ptr!r})",
+                          "a @cute.struct class is called with a shared-memory pointer "
+                          "(smem.allocate(bytes)) to view the struct there")
+    return StructView(struct_layout(cls), ptr)
 
 
 def is_struct(value: Any) -> bool:
@@ -186,12 +199,39 @@ def smem_pointer(dtype: type[Numeric], byte_offset: int) -> Pointer:
                    assumed_align=offset_alignment(SMEM_BASE_ALIGN, byte_offset, Uint8))
 
 
+def _field_pointer(base: Pointer, offset: int, dtype: type[Numeric]) -> Pointer:
+    """`dtype` elements at `offset` bytes from the shared-memory pointer `base` (a static offset,
+    so the alignment is known)."""
+    address = base.address_expr()
+    if base.dtype is not Uint8:
+        address = c.Call(c.Id("reinterpret_cast"), (address,), (c.Type("unsigned char*"),))
+    if offset:
+        address = c.Binary("+", address, c.Lit(str(offset)))
+    row = dtype.bbx_row
+    assert row is not None
+    typed = c.Call(c.Id("reinterpret_cast"), (address,), (c.Type(f"{row.cxx}*"),))
+    return Pointer(typed, dtype, "smem",
+                   assumed_align=offset_alignment(base.alignment, offset, Uint8))
+
+
 class StructView:
     """A `@cute.struct` placed in shared memory: its fields by attribute."""
 
-    def __init__(self, layout: StructLayout, byte_offset: int) -> None:
+    def __init__(self, layout: StructLayout, base: int | Pointer) -> None:
+        """`base`: the struct's byte offset in the dynamic shared memory (an allocation), or a
+        shared-memory pointer to it (`S(ptr)`)."""
         object.__setattr__(self, "_layout", layout)
-        object.__setattr__(self, "_offset", byte_offset)
+        object.__setattr__(self, "_base", base)
+
+    def _pointer(self, dtype: type[Numeric], offset: int) -> Pointer:
+        """`dtype` elements at `offset` bytes into the struct."""
+        if isinstance(self._base, int):
+            return smem_pointer(dtype, self._base + offset)
+        return _field_pointer(self._base, offset, dtype)
+
+    def _nested(self, offset: int) -> int | Pointer:
+        return self._base + offset if isinstance(self._base, int) else \
+            _field_pointer(self._base, offset, Uint8)
 
     def _field(self, name: str) -> Field:
         found = self._layout.field(name)
@@ -205,12 +245,11 @@ class StructView:
         if name.startswith("__"):
             raise AttributeError(name)
         found = self._field(name)
-        start = self._offset + found.offset
         if isinstance(found.kind, StructLayout):
-            return StructView(found.kind, start)
+            return StructView(found.kind, self._nested(found.offset))
         if isinstance(found.kind, MemRange):
-            return MemRangeView(smem_pointer(found.kind.dtype, start), found.kind.count)
-        return ScalarView(smem_pointer(found.kind, start))
+            return MemRangeView(self._pointer(found.kind.dtype, found.offset), found.kind.count)
+        return ScalarView(self._pointer(found.kind, found.offset))
 
     def __setattr__(self, name: str, value: Any) -> None:
         found = self._field(name)
@@ -221,7 +260,7 @@ class StructView:
         getattr(self, name).store(value)
 
     def __repr__(self) -> str:
-        return f"struct<{self._layout.name}, smem>(+{self._offset})"
+        return f"struct<{self._layout.name}, smem>"
 
 
 class MemRangeView:
@@ -261,7 +300,11 @@ class MemRangeView:
         if isinstance(i, int) and not 0 <= i < self._count:
             raise trace_error("struct-field", f"MemRange index {i}",
                               f"the field holds {self._count} elements")
-        return i
+        try:
+            return leaf_in(i)  # a Python int, or a run-time index
+        except TypeError:
+            raise trace_error("struct-field", f"MemRange index {i!r}",
+                              "an index is an integer") from None
 
     def __getitem__(self, i: Any) -> Numeric:
         return self._pointer.read(self._index(i))

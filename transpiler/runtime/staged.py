@@ -37,6 +37,7 @@ from ..trace.traced_call import rewritten
 from ..translate import module_namespace
 from . import jit
 from .argspec import (
+    DEFAULT_LAMBDA,
     ArgSpec,
     ConstexprSpec,
     Dim,
@@ -126,7 +127,8 @@ def regenerate_command(file_name: str, fn: jit.JitFunction, bound_self: Any,
     words = [shlex.quote(f"{file_name}:{name}"), f"--target {target.name}"]
     for param, spec in specs.items():
         if isinstance(spec, ConstexprSpec):
-            words.append(f"--const {shlex.quote(f'{param}={spec.key}')}")
+            if spec.key != DEFAULT_LAMBDA:  # (a default lambda is the default again)
+                words.append(f"--const {shlex.quote(f'{param}={spec.key}')}")
         elif not isinstance(spec, StreamSpec):
             words.append(f"--arg {shlex.quote(str(spec))}")
     init = " (and the --init arguments of its object)" if bound_self is not None else ""

@@ -18,7 +18,7 @@ from ..cxx import ast as c
 from . import int_tuple as it
 from . import layout as L
 from .address_space import AddressSpace
-from .coord_iterator import CoordIterator, basis_like
+from .coord_iterator import Basis, CoordIterator, basis_like
 from .dynamic_int import LayoutAlgebraError, is_static_int
 from .errors import trace_error
 from .placement import takes_placement
@@ -339,13 +339,30 @@ def make_tensor(iterator: Any, layout: Any) -> Tensor:
             raise trace_error("make-tensor", "an identity tensor with a swizzled layout",
                               "a swizzled layout addresses memory: make it on a pointer")
         return Tensor(iterator, layout)
-    return Tensor(iterator, _layout_of(layout, "make_tensor"))
+    made = _layout_of(layout, "make_tensor")
+    if isinstance(iterator, Pointer) and any(isinstance(s, Basis)
+                                             for s in it.flatten_to_tuple(made.stride)):
+        raise trace_error("make-tensor", f"a tensor in memory of layout {made}",
+                          "coordinate-basis strides belong to identity tensors: make it on "
+                          "the identity tensor's iterator")
+    return Tensor(iterator, made)
+
+
+def user_layout(layout: L.Layout) -> L.Layout:
+    """A layout of user code as the algebra takes it; its strides may be an identity tensor's
+    coordinate basis (`cute.composition(tScS.layout, ...)` of a partitioned identity tensor)."""
+    def stride_in(x: Any) -> Any:
+        if isinstance(x, (tuple, list)):
+            return tuple(stride_in(e) for e in x)
+        return x if isinstance(x, Basis) else leaf_in(x)
+
+    return L.Layout(int_tuple_in(layout.shape), stride_in(layout.stride))
 
 
 def _layout_of(layout_or_shape: Any, what: str) -> L.Layout:
     try:
         if isinstance(layout_or_shape, L.Layout):
-            return layout_in(layout_or_shape)
+            return user_layout(layout_or_shape)
         return L.make_layout(int_tuple_in(layout_or_shape))
     except (TypeError, LayoutAlgebraError) as e:
         raise trace_error("tensor-layout", f"{what}: {layout_or_shape!r} is not a layout or "

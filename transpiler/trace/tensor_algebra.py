@@ -10,11 +10,10 @@ from typing import Any
 from . import int_tuple as it
 from . import layout as L
 from . import layout_algebra as A
-from .coord_iterator import Basis
 from .errors import trace_error
 from .run_time_int import int_tuple_in, layout_in, leaf_in, user_value
 from .scalar import Numeric
-from .tensor import Tensor, algebra_errors
+from .tensor import Tensor, algebra_errors, user_layout
 from .tensor_ssa import TensorSSA
 
 
@@ -39,20 +38,9 @@ def _on_layout(x: Any, fn: Any, what: str) -> Any:
         if isinstance(x, Tensor):
             return Tensor(x.iterator, fn(x.trace_layout))
         if isinstance(x, L.Layout):
-            return fn(_user_layout(x))
+            return fn(user_layout(x))
     raise trace_error("layout-operand", f"{what} of a {type(x).__name__}",
                       "the operand is a tensor or a layout")
-
-
-def _user_layout(layout: L.Layout) -> L.Layout:
-    """A layout of user code as the algebra takes it; its strides may be an identity tensor's
-    coordinate basis (`cute.composition(tScS.layout, ...)` of a partitioned identity tensor)."""
-    def stride_in(x: Any) -> Any:
-        if isinstance(x, (tuple, list)):
-            return tuple(stride_in(e) for e in x)
-        return x if isinstance(x, Basis) else leaf_in(x)
-
-    return L.Layout(int_tuple_in(layout.shape), stride_in(layout.stride))
 
 
 def logical_divide(target: Any, tiler: Any) -> Any:

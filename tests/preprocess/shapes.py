@@ -381,7 +381,15 @@ def annotated_in_branches(n: int) -> tuple[int, int]:
     return total, n
 
 
+def builtins_of_python_values(n: int) -> tuple[Any, ...]:
+    """max/min/any/all of Python values: the redirect leaves them Python's."""
+    xs = [(i * 7) % 5 for i in range(n + 1)]
+    return max(xs), min(xs, default=-1), max(n, 2), min(3, n, key=lambda v: -v), \
+        any(x > 3 for x in xs), all(xs)
+
+
 SHAPES: dict[Any, list[tuple[Any, ...]]] = {
+    builtins_of_python_values: [(n,) for n in range(6)],
     annotated_in_branches: [(n,) for n in range(8)],
     nested_loops: [(n, m) for n in range(5) for m in range(6)],
     for_else: [([1, 2, 3], 2), ([1, 2, 3], 9), ([], 1), ([200, 1], 1), ([5, 101], 7)],

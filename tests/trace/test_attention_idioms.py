@@ -1,7 +1,9 @@
 """Tensor idioms of attention kernels by staged execution (flash_attention_v2.py uses each):
 `cute.basic_copy`, a tensor made on a shared-memory pointer with a swizzled (composed) layout,
-and `cute.composition` of a partitioned identity tensor's layout (coordinate-basis strides,
-the masking view of the accumulator). On the simulator against numpy/torch, random sizes."""
+`cute.composition` of a partitioned identity tensor's layout (coordinate-basis strides, the
+masking view of the accumulator), and Python's `min`/`max` of run-time numbers (the causal
+bound; the DSL redirects them to `cutlass.min`/`max`). On the simulator against torch, random
+sizes."""
 
 from __future__ import annotations
 
@@ -21,8 +23,12 @@ R, C = {r}, {c}
 
 @cute.kernel
 def kernel(mX: cute.Tensor, mSwz: cute.Tensor, mCopy: cute.Tensor, mRows: cute.Tensor,
-           mCols: cute.Tensor):
+           mCols: cute.Tensor, mExt: cute.Tensor, mFloat: cute.Tensor):
     tidx, _, _ = cute.arch.thread_idx()
+    mExt[tidx, 0] = min(tidx, R // 2)
+    mExt[tidx, 1] = max(tidx + 1, 3, min(C, 2))
+    mExt[tidx, 2] = cutlass.min((tidx, R - tidx))
+    mFloat[tidx] = max(mX[tidx, 0], mX[tidx, 1])
     smem = cutlass.utils.SmemAllocator()
     raw = smem.allocate_array(cutlass.Float32, R * C)
     swz = cute.make_composed_layout(cute.make_swizzle(2, 0, 3), 0, cute.make_layout((R, C)))
@@ -49,16 +55,24 @@ def kernel(mX: cute.Tensor, mSwz: cute.Tensor, mCopy: cute.Tensor, mRows: cute.T
 
 @cute.jit
 def host(mX: cute.Tensor, mSwz: cute.Tensor, mCopy: cute.Tensor, mRows: cute.Tensor,
-         mCols: cute.Tensor):
-    kernel(mX, mSwz, mCopy, mRows, mCols).launch(grid=(1, 1, 1), block=(R, 1, 1),
-                                                 smem=R * C * 4)
+         mCols: cute.Tensor, mExt: cute.Tensor, mFloat: cute.Tensor):
+    kernel(mX, mSwz, mCopy, mRows, mCols, mExt, mFloat).launch(
+        grid=(1, 1, 1), block=(R, 1, 1), smem=R * C * 4)
 
 
 x = torch.randn(R, C)
 swz = torch.full((R * C,), float("nan"))
 copied = torch.full((R, C), float("nan"))
 rows, cols = (torch.full((R, C), -1, dtype=torch.int32) for _ in range(2))
-host(from_dlpack(x), from_dlpack(swz), from_dlpack(copied), from_dlpack(rows), from_dlpack(cols))
+ext = torch.full((R, 3), -1, dtype=torch.int32)
+fl = torch.full((R,), float("nan"))
+host(from_dlpack(x), from_dlpack(swz), from_dlpack(copied), from_dlpack(rows), from_dlpack(cols),
+     from_dlpack(ext), from_dlpack(fl))
+t = torch.arange(R)
+expected_ext = torch.stack([torch.clamp(t, max=R // 2), torch.clamp(t + 1, min=3),
+                            torch.minimum(t, R - t)], dim=1).to(torch.int32)
+assert torch.equal(ext, expected_ext), ext
+torch.testing.assert_close(fl, torch.maximum(x[:, 0], x[:, 1]))
 
 # element (i, j) of the swizzled tensor lives at Swizzle<2,0,3>(i + j * R)
 offsets = torch.tensor([[i + j * R for j in range(C)] for i in range(R)])

@@ -62,6 +62,10 @@ class _Scope:
     escapes: set[str] = field(default_factory=set)  # flows leaving this region
 
 
+#: the built-ins jit code's names redirect (`visit_Name`)
+_REDIRECTED_BUILTINS = frozenset({"max", "min", "any", "all"})
+
+
 class DSLPreprocessor(ast.NodeTransformer):
     """Rewrites `if`/`elif`/`else`, `for` and `while` of jit functions into tracer calls (see
     `bbx.preprocess`). The class and its `visit_*` methods are the extension point libraries
@@ -558,6 +562,14 @@ class DSLPreprocessor(ast.NodeTransformer):
         value = self._call("bind", ast.Name(name, ast.Load()), ast.Constant(name))
         stmt = ast.Assign(targets=[ast.Name(name, ast.Store())], value=value)
         return self._located([stmt], where)[0]
+
+    def visit_Name(self, node: ast.Name) -> Any:
+        """`max`, `min`, `any`, `all` read in jit code: `__bbx__.builtin(max)`, which is the
+        DSL's function for run-time arguments (the DSL's preprocessor redirects them so)."""
+        if isinstance(node.ctx, ast.Load) and node.id in _REDIRECTED_BUILTINS:
+            return ast.copy_location(ast.Call(func=self._rt("builtin"), args=[node],
+                                              keywords=[]), node)
+        return node
 
     def visit_Assign(self, node: ast.Assign) -> Any:
         return self._bound_assign(self.generic_visit(node))  # type: ignore[arg-type]

@@ -28,6 +28,7 @@ from typing import Any
 from ..cxx import ast as c
 from .context import Block, TraceContext, current, require
 from .errors import Loc, trace_error
+from .minmax import builtin  # noqa: F401 - `__bbx__.builtin(min)`: the preprocessor's redirect
 from .scalar import (
     Boolean,
     CxxValue,

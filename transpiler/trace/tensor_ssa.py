@@ -11,12 +11,12 @@ and stores are `Tensor.load`/`Tensor.store`, `where` and the math functions in `
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..cxx import ast as c
 from . import int_tuple as it
+from .elementwise import ElementwiseOperators
 from .errors import trace_error
 from .placement import takes_placement
 from .register_array import RegisterArray, declare_array
@@ -25,7 +25,7 @@ from .tensor_reduce import reduce_elements
 
 
 @takes_placement
-class TensorSSA:
+class TensorSSA(ElementwiseOperators):
     """A register value: `elements` (run-time numbers) of static `shape` and type `dtype`."""
 
     __module__ = "cutlass.cute"
@@ -123,28 +123,6 @@ class TensorSSA:
         pairs = zip(rhs, lhs, strict=True) if flip else zip(lhs, rhs, strict=True)
         return from_elements([op(a, b) for a, b in pairs], shape)
 
-    def __add__(self, o: Any) -> Any: return self._binary(o, operator.add)
-    def __radd__(self, o: Any) -> Any: return self._binary(o, operator.add, True)
-    def __sub__(self, o: Any) -> Any: return self._binary(o, operator.sub)
-    def __rsub__(self, o: Any) -> Any: return self._binary(o, operator.sub, True)
-    def __mul__(self, o: Any) -> Any: return self._binary(o, operator.mul)
-    def __rmul__(self, o: Any) -> Any: return self._binary(o, operator.mul, True)
-    def __truediv__(self, o: Any) -> Any: return self._binary(o, operator.truediv)
-    def __rtruediv__(self, o: Any) -> Any: return self._binary(o, operator.truediv, True)
-    def __floordiv__(self, o: Any) -> Any: return self._binary(o, operator.floordiv)
-    def __mod__(self, o: Any) -> Any: return self._binary(o, operator.mod)
-    def __pow__(self, o: Any) -> Any: return self._binary(o, operator.pow)
-    def __and__(self, o: Any) -> Any: return self._binary(o, operator.and_)
-    def __or__(self, o: Any) -> Any: return self._binary(o, operator.or_)
-    def __xor__(self, o: Any) -> Any: return self._binary(o, operator.xor)
-    def __lt__(self, o: Any) -> Any: return self._binary(o, operator.lt)
-    def __le__(self, o: Any) -> Any: return self._binary(o, operator.le)
-    def __gt__(self, o: Any) -> Any: return self._binary(o, operator.gt)
-    def __ge__(self, o: Any) -> Any: return self._binary(o, operator.ge)
-    def __eq__(self, o: Any) -> Any: return self._binary(o, operator.eq)  # type: ignore[override]
-    def __ne__(self, o: Any) -> Any: return self._binary(o, operator.ne)  # type: ignore[override]
-
-    __hash__ = None  # type: ignore[assignment]
 
     def __neg__(self) -> TensorSSA:
         return from_elements([-e for e in self.elements], self._shape)

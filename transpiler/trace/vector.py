@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import itertools
 import math
-import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..cxx import ast as c
 from .context import require
+from .elementwise import ElementwiseOperators
 from .errors import trace_error
 from .placement import takes_placement
 from .register_array import declare_array
@@ -30,7 +30,7 @@ Shape = tuple[int, ...]
 
 
 @takes_placement
-class Vector:
+class Vector(ElementwiseOperators):
     """Scalars of one numeric type in a row-major `shape`, as the DSL's `Vector`."""
 
     __module__ = "cutlass.base_dsl.typing"
@@ -134,25 +134,6 @@ class Vector:
         pairs = zip(rhs, lhs, strict=True) if flip else zip(lhs, rhs, strict=True)
         return _of([op(a, b) for a, b in pairs], shape)
 
-    def __add__(self, o: Any) -> Any: return self._binary(o, operator.add)
-    def __radd__(self, o: Any) -> Any: return self._binary(o, operator.add, True)
-    def __sub__(self, o: Any) -> Any: return self._binary(o, operator.sub)
-    def __rsub__(self, o: Any) -> Any: return self._binary(o, operator.sub, True)
-    def __mul__(self, o: Any) -> Any: return self._binary(o, operator.mul)
-    def __rmul__(self, o: Any) -> Any: return self._binary(o, operator.mul, True)
-    def __truediv__(self, o: Any) -> Any: return self._binary(o, operator.truediv)
-    def __rtruediv__(self, o: Any) -> Any: return self._binary(o, operator.truediv, True)
-    def __and__(self, o: Any) -> Any: return self._binary(o, operator.and_)
-    def __or__(self, o: Any) -> Any: return self._binary(o, operator.or_)
-    def __xor__(self, o: Any) -> Any: return self._binary(o, operator.xor)
-    def __lt__(self, o: Any) -> Any: return self._binary(o, operator.lt)
-    def __le__(self, o: Any) -> Any: return self._binary(o, operator.le)
-    def __gt__(self, o: Any) -> Any: return self._binary(o, operator.gt)
-    def __ge__(self, o: Any) -> Any: return self._binary(o, operator.ge)
-    def __eq__(self, o: Any) -> Any: return self._binary(o, operator.eq)  # type: ignore[override]
-    def __ne__(self, o: Any) -> Any: return self._binary(o, operator.ne)  # type: ignore[override]
-
-    __hash__ = None  # type: ignore[assignment]
 
     def __neg__(self) -> Vector:
         return _of([-e for e in self.elements], self.shape)

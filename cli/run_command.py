@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     from bbx import hook
 
     if args.emit:
-        os.environ["BBX_EMIT_DIR"] = str(Path(args.emit).resolve())
+        settings.set_for_process("BBX_EMIT_DIR", str(Path(args.emit).resolve()))
     hook.install()
     standin = settings.value("BBX_CUDA_STANDIN") != "0" and hook.activate_standin()
     source = script.read_text(encoding="utf-8", errors="replace")

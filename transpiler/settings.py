@@ -116,6 +116,12 @@ def given(name: str) -> str | None:
     return text or None
 
 
+def set_for_process(name: str, text: str) -> None:
+    """Sets the variable for this process and the processes it starts (what a command-line
+    option such as `bbx run --emit DIR` stands for)."""
+    os.environ[_variable(name).name] = text
+
+
 def enabled(name: str) -> bool:
     """A switch: on unless unset (and off by default), empty or `0`."""
     return value(name) not in ("", "0")

@@ -14,7 +14,6 @@ Outcomes (the statuses of `outcome`):
 
 from __future__ import annotations
 
-import os
 import re
 import runpy
 import sys
@@ -44,8 +43,9 @@ def prepare() -> None:
 def import_file(path: Path, root: Path) -> dict[str, Any]:
     """Imports `path` (a file under the corpus `root`) by staged execution's rules and rewrites
     its jit functions; the outcome dict of `outcome`."""
-    os.environ["BBX_STAGED"] = "1"
-    from bbx import hook
+    from bbx import hook, settings
+
+    settings.set_for_process("BBX_STAGED", "1")
 
     hook.install()
     hook.activate_standin()

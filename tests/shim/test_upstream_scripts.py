@@ -138,11 +138,13 @@ CASES = [
 STAGED_PASSING = [
     "01_hello_world",
     "02_naive_gemm",
+    "03_gemm_tiled_smem",
     "08_mlir_value_tree_debug",
     "08_mlir_value_tree_debug-errors",
     "barrier_cta_red",
     "barrier_cta_sync",
     "basic_types",
+    "block_smem_reduce",
     "cta_norm-layer",
     "cta_norm-rms",
     "dataclass_immutable",

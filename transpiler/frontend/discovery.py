@@ -380,3 +380,10 @@ def discover(module: cst.Module, names: NameResolver) -> ModuleInfo:
                 if target is not None and value is not None and _is_constant(value, info):
                     info.constants[target] = value
     return info
+
+
+def is_stream_parameter(name: str, annotation: str) -> bool:
+    """Whether a jit function's parameter `name`, annotated `annotation` (its dotted text, ''
+    without one), is the launch stream: named `stream`, or annotated `cuda.CUstream` or some
+    `...Stream` type."""
+    return name == "stream" or "CUstream" in annotation or annotation.endswith("Stream")

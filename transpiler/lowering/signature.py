@@ -10,9 +10,8 @@ from ..analysis import kinds as k
 from ..analysis.kinds import Cat, Kind
 from ..cxx import ast as c
 from ..dsl import numeric_type
-from ..frontend.discovery import DslFunction
+from ..frontend.discovery import DslFunction, is_stream_parameter
 from ..frontend.imports import dotted
-from ..runtime.argspec import is_stream_parameter
 from .context import ModuleContext
 from .lowered import ParamSig, Signature
 

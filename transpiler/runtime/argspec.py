@@ -159,13 +159,6 @@ class PointerSpec:
         return {"kind": "pointer", "dtype": self.dtype, "align": self.align}
 
 
-def is_stream_parameter(name: str, annotation: str) -> bool:
-    """Whether a jit function's parameter `name`, annotated `annotation` (its dotted text, ''
-    without one), is the launch stream: named `stream`, or annotated `cuda.CUstream` or some
-    `...Stream` type."""
-    return name == "stream" or "CUstream" in annotation or annotation.endswith("Stream")
-
-
 @dataclass(frozen=True)
 class StreamSpec:
     def __str__(self) -> str:

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from functools import cached_property
 from typing import Any
 
+from ..frontend.discovery import is_stream_parameter
 from ..host_errors import ArgumentRefused
 from ..preprocess.loader import raw_function, rewrite_function
 from ..trace import control
@@ -33,7 +34,6 @@ from .argspec import (
     DEFAULT_LAMBDA,
     ArgSpec,
     ConstexprSpec,
-    is_stream_parameter,
     same_lambda,
     validate,
 )

@@ -298,8 +298,10 @@ class Numeric(metaclass=NumericMeta):
         return f"{type(self).__name__}({shown})"
 
     def __str__(self) -> str:
-        """What trace-time `print` shows (the DSL's): `?` for a run-time value."""
-        return "?" if isinstance(self.value, CxxValue) else str(self.value)
+        """What trace-time `print` shows: `?` for a run-time value, as the DSL shows it; a
+        static value as its repr (`Int32(7)`; the DSL shows `?` there too, as its constants are
+        MLIR values)."""
+        return "?" if isinstance(self.value, CxxValue) else repr(self)
 
     # -- arithmetic -----------------------------------------------------------------------------
 

@@ -8,13 +8,11 @@ the block has two of them."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import numpy as np
+
+from .staged_script import run_staged
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -122,7 +120,7 @@ def test_warp_block_and_memory_primitives(tmp_path: Path) -> None:
     x = rng.integers(-50, 50, 64).astype(np.int32)
     src, off = int(rng.integers(0, 32)), int(rng.integers(0, 8))
     any_at, all_at = int(rng.integers(30, 60)), int(rng.integers(-60, -40))
-    proc = _run_staged(tmp_path, WARP_SCRIPT.format(x=x.tolist(), src=src, off=off,
+    proc = run_staged(tmp_path, WARP_SCRIPT.format(x=x.tolist(), src=src, off=off,
                                                     any_at=any_at, all_at=all_at))
     assert proc.returncode == 0 and "DONE" in proc.stdout, proc.stdout[-4000:]
     assert f"src = {src}, off = {off}\n" in proc.stdout
@@ -172,7 +170,7 @@ host(from_dlpack(torch.zeros(32)))
 
 
 def test_shfl_kind_must_be_a_static_shfl_member(tmp_path: Path) -> None:
-    proc = _run_staged(tmp_path, BAD_KIND.format(kind='"sideways"'))
+    proc = run_staged(tmp_path, BAD_KIND.format(kind='"sideways"'))
     assert proc.returncode != 0
     assert "driver.py:12:" in proc.stdout and "kind= must be a compile-time Shfl member" in (
         proc.stdout), proc.stdout[-3000:]
@@ -182,17 +180,8 @@ def test_shfl_kind_must_be_a_static_shfl_member(tmp_path: Path) -> None:
 def test_nvidia_only_primitive_is_diagnosed_when_traced(tmp_path: Path) -> None:
     script = BAD_KIND.replace("mX[tidx] = prims.shfl_sync(0xFFFFFFFF, mX[tidx], 1, 0x1F, {kind})",
                               "prims.elect_sync()")
-    proc = _run_staged(tmp_path, script)
+    proc = run_staged(tmp_path, script)
     assert proc.returncode != 0
     assert "driver.py:12:" in proc.stdout and "nvidia-only" in proc.stdout, proc.stdout[-3000:]
     assert "Traceback" not in proc.stdout
 
-
-def _run_staged(tmp_path: Path, script: str) -> subprocess.CompletedProcess[str]:
-    """`bbx run` of `script` by staged execution on the simulator, in checked mode."""
-    (tmp_path / "driver.py").write_text(textwrap.dedent(script))
-    env = {**os.environ, "BBX_STAGED": "1", "BBX_TARGET": "cpu", "BBX_SIM_CHECK": "1",
-           "BBX_CACHE_DIR": str(tmp_path / "cache")}
-    return subprocess.run([sys.executable, "-m", "bbx.cli", "run", str(tmp_path / "driver.py")],
-                          cwd=tmp_path, env=env, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, text=True, timeout=600)

@@ -5,11 +5,7 @@ inputs and compared with torch."""
 
 from __future__ import annotations
 
-import os
 import random
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +18,7 @@ from bbx.trace.scalar import Float16, Float32
 from bbx.trace.target import tracing_for
 
 from . import layout_cases as lc
+from .staged_script import run_staged
 
 pycute = pytest.importorskip("pycute")
 
@@ -164,14 +161,6 @@ print("PASS")
 '''
 
 
-def _run_staged(tmp_path: Path, script: str) -> subprocess.CompletedProcess[str]:
-    (tmp_path / "driver.py").write_text(textwrap.dedent(script))
-    env = {**os.environ, "BBX_STAGED": "1", "BBX_TARGET": "cpu", "BBX_SIM_CHECK": "1",
-           "BBX_CACHE_DIR": str(tmp_path / "cache")}
-    return subprocess.run([sys.executable, "-m", "bbx.cli", "run", str(tmp_path / "driver.py")],
-                          cwd=tmp_path, env=env, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, text=True, timeout=600)
-
 
 @pytest.mark.parametrize("warp", [False, True], ids=["simt", "warp-mfma"])
 def test_a_traced_gemm_computes_what_torch_computes(warp: bool, tmp_path: Path) -> None:
@@ -179,5 +168,5 @@ def test_a_traced_gemm_computes_what_torch_computes(warp: bool, tmp_path: Path) 
     # tiles: SIMT 16 x 16 x 4 (8x4 threads, M permuted), warp 32 x 32 x 16
     tm, tn, tk = (32, 32, 16) if warp else (16, 16, 4)
     m, n, k = tm * rng.randint(1, 2), tn * rng.randint(1, 2), tk * rng.randint(1, 3)
-    proc = _run_staged(tmp_path, GEMM_SCRIPT.format(m=m, n=n, k=k, warp=warp))
+    proc = run_staged(tmp_path, GEMM_SCRIPT.format(m=m, n=n, k=k, warp=warp))
     assert proc.returncode == 0 and "PASS" in proc.stdout, ((m, n, k), proc.stdout[-4000:])

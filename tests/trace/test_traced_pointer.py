@@ -8,13 +8,11 @@ run-time scalar, `cutlass.vector.broadcast_to`, 2-D slices and `outerproduct`, `
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import numpy as np
+
+from .staged_script import run_staged
 
 SCRIPT = '''
 import numpy as np
@@ -102,7 +100,7 @@ def test_raw_pointer_vectors_and_masks(tmp_path: Path) -> None:
     scale, a0, b0 = (round(float(v), 3) for v in rng.uniform(-2, 2, 3))
     x = rng.uniform(-4, 4, size).astype(np.float32)
     np.save(tmp_path / "x.npy", x)
-    proc = _run_staged(tmp_path, SCRIPT.format(n=n, threads=threads, limit=limit, scale=scale,
+    proc = run_staged(tmp_path, SCRIPT.format(n=n, threads=threads, limit=limit, scale=scale,
                                                a0=a0, b0=b0))
     assert proc.returncode == 0 and "DONE" in proc.stdout, proc.stdout[-4000:]
     s = np.float32(scale)
@@ -153,24 +151,15 @@ host(from_dlpack(torch.zeros(4)))
 
 def test_masked_load_needs_a_boolean_mask(tmp_path: Path) -> None:
     line = "p.masked_load(cutlass.Vector.from_elements((1, 0), cutlass.Int32))"
-    proc = _run_staged(tmp_path, BAD.format(line=line))
+    proc = run_staged(tmp_path, BAD.format(line=line))
     assert proc.returncode != 0 and "driver.py:11:" in proc.stdout, proc.stdout[-3000:]
     assert "the mask is not a Boolean vector" in proc.stdout
     assert "Traceback" not in proc.stdout
 
 
 def test_vector_reduce_names_its_ops(tmp_path: Path) -> None:
-    proc = _run_staged(tmp_path, BAD.format(line='p[0] = p.load(count=4).reduce("mean")'))
+    proc = run_staged(tmp_path, BAD.format(line='p[0] = p.load(count=4).reduce("mean")'))
     assert proc.returncode != 0 and "driver.py:11:" in proc.stdout, proc.stdout[-3000:]
     assert "op is one of 'add', 'mul', 'max', 'min'" in proc.stdout
     assert "Traceback" not in proc.stdout
 
-
-def _run_staged(tmp_path: Path, script: str) -> subprocess.CompletedProcess[str]:
-    """`bbx run` of `script` by staged execution on the simulator, in checked mode."""
-    (tmp_path / "driver.py").write_text(textwrap.dedent(script))
-    env = {**os.environ, "BBX_STAGED": "1", "BBX_TARGET": "cpu", "BBX_SIM_CHECK": "1",
-           "BBX_CACHE_DIR": str(tmp_path / "cache")}
-    return subprocess.run([sys.executable, "-m", "bbx.cli", "run", str(tmp_path / "driver.py")],
-                          cwd=tmp_path, env=env, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, text=True, timeout=600)

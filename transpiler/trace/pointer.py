@@ -69,13 +69,17 @@ class Pointer:
 
     __radd__ = __add__
 
-    def __repr__(self) -> str:
-        """As the DSL prints a pointer: `ptr<f16, gmem, align<8>>` (the alignment when it is
-        more than the element's)."""
+    def type_text(self) -> str:
+        """The pointer's type as the DSL prints it inside `ptr<...>` and `!cute.memref<...>`:
+        `f16, gmem, align<8>` (the alignment when it is more than the element's)."""
         align = self.alignment
         shown = f", align<{align}>" if align > natural_alignment(self.dtype) else ""
         row = self.dtype.bbx_row
-        return f"ptr<{row.mlir if row else self.dtype}, {self.memspace}{shown}>"
+        return f"{row.mlir if row else self.dtype}, {self.memspace}{shown}"
+
+    def __repr__(self) -> str:
+        """As the DSL prints a pointer: `ptr<f16, gmem, align<8>>`."""
+        return f"ptr<{self.type_text()}>"
 
     # -- memory ---------------------------------------------------------------------------------
 

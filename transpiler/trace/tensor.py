@@ -269,8 +269,7 @@ class TensorType:
         iterator = tensor.iterator
         layout = tensor.trace_layout
         if isinstance(iterator, Pointer):
-            inner = repr(iterator).removeprefix("ptr<").removesuffix(">")
-            self.text = f'!cute.memref<{inner}, "{layout}">'
+            self.text = f'!cute.memref<{iterator.type_text()}, "{layout}">'
         else:
             self.text = f'!cute.coord_tensor<"{layout}">'
 

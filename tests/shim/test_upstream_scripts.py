@@ -139,6 +139,7 @@ STAGED_PASSING = [
     "01_hello_world",
     "02_naive_gemm",
     "03_gemm_tiled_smem",
+    "07_vectorized_array",
     "08_mlir_value_tree_debug",
     "08_mlir_value_tree_debug-errors",
     "barrier_cta_red",

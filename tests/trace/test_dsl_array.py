@@ -74,3 +74,82 @@ def test_arrays_and_named_barriers(tmp_path: Path) -> None:
     params = {"shift": rng.randint(1, 63), "k": rng.randint(1, 6)}
     proc = run_staged(tmp_path, SCRIPT.format(**params))
     assert proc.returncode == 0 and "PASS" in proc.stdout, (params, proc.stdout[-4000:])
+
+
+ARRAY_PARAMETERS = '''
+import torch
+import cutlass
+import cutlass.cute as cute
+from cutlass.cute.runtime import from_dlpack
+
+V = {v}
+ROWS = {rows}
+
+
+@cute.kernel
+def kernel(a: cutlass.Array, b: cutlass.Array, out: cutlass.Array, grid: cutlass.Array,
+           flags: cutlass.Array, count: cutlass.Int32):
+    tidx, _, _ = cute.arch.thread_idx()
+    start = tidx * V
+    # a vector slice is (start, count); a + b, scaled, written back as a vector
+    out[start:V] = (a[start:V] + b[start:V]) * 2.0
+    # a masked access: lanes past `count` are neither read nor written
+    mask = cutlass.Array(cutlass.Boolean, V)
+    for i in cutlass.range_constexpr(V):
+        mask[i] = start + i < count
+    tail = b.masked_load(start, V, mask, default=cutlass.Float32(-7.0))
+    b.masked_store(start, tail + 1.0, mask)
+    # a 2-D view: row r, V elements from column 0 through the tensor's strides
+    if tidx < ROWS:
+        row = grid[tidx, 0:V]
+        grid[tidx, 0:V] = row * row
+    # a volatile store, and a store of a tuple
+    if tidx == 0:
+        flags.store(cutlass.Int32(41) + flags.load(0, is_volatile=True), 0, is_volatile=True)
+        flags[1:2] = (cutlass.Int32(5), cutlass.Int32(6))
+
+
+@cute.jit
+def host(a: cutlass.Array, b: cutlass.Array, out: cutlass.Array, grid: cute.Tensor,
+         flags: cutlass.Array, count: cutlass.Int32):
+    threads = a.shape[0] // V
+    kernel(a, b, out, grid, flags, count).launch(grid=(1, 1, 1), block=(threads, 1, 1))
+
+
+n = V * {threads}
+a = torch.randn(n)
+b = torch.randn(n)
+out = torch.zeros(n)
+grid = torch.randn(ROWS, V + 3)
+flags = torch.randint(-100, 100, (4,), dtype=torch.int32)
+count = {count}
+expected_out = (a + b) * 2.0
+expected_b = b.clone()
+expected_b[:count] += 1.0
+expected_grid = grid.clone()
+expected_grid[:, :V] = grid[:, :V] ** 2
+expected_flags = flags.clone()
+expected_flags[0] += 41
+expected_flags[1:3] = torch.tensor([5, 6], dtype=torch.int32)
+host(from_dlpack(a).mark_layout_dynamic(), from_dlpack(b), from_dlpack(out),
+     from_dlpack(grid).mark_layout_dynamic(), from_dlpack(flags), count)
+assert torch.allclose(out, expected_out, rtol=1e-6, atol=1e-6), (out, expected_out)
+assert torch.allclose(b, expected_b), (b, expected_b)
+assert torch.allclose(grid, expected_grid), (grid, expected_grid)
+assert torch.equal(flags, expected_flags), (flags, expected_flags)
+print("PASS")
+'''
+
+
+def test_tensors_passed_as_array_parameters(tmp_path: Path) -> None:
+    """Tensors passed for parameters annotated `cutlass.Array` (one of run-time shape) are
+    arrays in the kernel: vector slices, masked accesses with an Array mask, a 2-D slice through
+    the tensor's strides, volatile and tuple stores."""
+    rng = random.Random()
+    threads = rng.randint(2, 8)
+    v = rng.choice([2, 4, 8])
+    params = {"v": v, "threads": threads, "rows": rng.randint(1, 4),
+              "count": rng.randint(1, v * threads - 1)}
+    proc = run_staged(tmp_path, ARRAY_PARAMETERS.format(**params))
+    assert proc.returncode == 0 and "PASS" in proc.stdout, (params, proc.stdout[-4000:],
+                                                            proc.stderr[-4000:])

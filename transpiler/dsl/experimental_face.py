@@ -15,7 +15,7 @@ from ..cxx import ast as c
 from ..cxx.printer import string_literal
 from ..trace.context import require
 from ..trace.errors import trace_error
-from ..trace.kernel import current_kernel
+from ..trace.kernel_scope import current_kernel
 from ..trace.pointer import Pointer
 from ..trace.register_array import RegisterArray
 from ..trace.scalar import NUMERIC_TYPES, Boolean, Float32, Int32, Numeric, as_numeric

@@ -28,6 +28,7 @@ from ..cxx.printer import function_text
 from ..preprocess.loader import raw_function
 from ..targets.backend import Backend
 from ..trace.context import TraceContext, activate
+from ..trace.dsl_array import annotated_arrays
 from ..trace.errors import trace_error
 from ..trace.kernel import SpecializationModule, collecting
 from ..trace.scalar import NUMERIC_TYPES
@@ -90,6 +91,7 @@ def trace_call(fn: jit.JitFunction, bound_self: Any, specs: dict[str, ArgSpec],
                 arguments[name] = items if spec.is_list else tuple(items)
                 continue
             arguments[name] = _parameter(ctx, params, name, spec)
+        annotated_arrays(raw, arguments)
         signature = inspect.signature(raw)
         args = (bound_self,) if bound_self is not None else ()
         try:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..cxx import ast as c
 from .errors import trace_error
-from .kernel import current_kernel
+from .kernel_scope import current_kernel
 from .scalar import Int32, Numeric
 
 #: an index or extent per axis (x, y, z): run-time `Int32`s

@@ -59,6 +59,7 @@ TRACED: dict[str, Callable[..., Any]] = {
     "utils.SmemAllocator": smem.SmemAllocator,
     "utils.LayoutEnum": layout_enum.LayoutEnum,
     "Array": dsl_array.make_array,
+    "make_array_view": dsl_array.array_view,
     "cute.recast_ptr": pointer.recast_ptr,
     "base_dsl.typing.Vector": vector.Vector,
     "Vector": vector.Vector,

@@ -31,7 +31,9 @@ from ..cxx import ast as c
 from ..cxx.literals import static_int_type
 from ..preprocess.loader import raw_function
 from .context import NameAllocator, TraceContext, activate, require
+from .dsl_array import annotated_arrays
 from .errors import TraceError, trace_error, user_location
+from .kernel_scope import KERNEL, KernelTrace
 from .scalar import Integer, Numeric, as_numeric
 from .tensor import Tensor
 from .tensor_argument import TensorArgument
@@ -166,8 +168,6 @@ class SpecializationModule:
 
 _MODULE: contextvars.ContextVar[SpecializationModule | None] = contextvars.ContextVar(
     "bbx_trace_module", default=None)
-_KERNEL: contextvars.ContextVar[KernelTrace | None] = contextvars.ContextVar(
-    "bbx_trace_kernel", default=None)
 
 
 @contextlib.contextmanager
@@ -178,29 +178,6 @@ def collecting(module: SpecializationModule) -> Iterator[SpecializationModule]:
         yield module
     finally:
         _MODULE.reset(token)
-
-
-@dataclass
-class KernelTrace:
-    """The kernel being traced."""
-
-    name: str
-    context: TraceContext
-    #: dynamic shared memory its allocations take so far (bbx.trace.smem)
-    smem_bytes: int = 0
-    #: static shared arrays made so far (`cutlass.Array(..., space=smem)`: each its own site)
-    static_smem_sites: int = 0
-
-
-def current_kernel(what: str) -> KernelTrace:
-    """The kernel being traced, or a located error: `what` exists only in kernels."""
-    ctx = require(what)
-    kernel = _KERNEL.get()
-    if kernel is None or kernel.context is not ctx:
-        raise trace_error("kernel-only", f"{what} in a host function",
-                          "thread and block indices, barriers and shared memory exist only "
-                          "in a @cute.kernel")
-    return kernel
 
 
 # -- calling and launching a kernel ---------------------------------------------------------------
@@ -218,7 +195,7 @@ class KernelCall:
                stream: Any = None, **options: Any) -> None:
         ctx = require("a kernel launch")
         module = _MODULE.get()
-        if _KERNEL.get() is not None or module is None:
+        if KERNEL.get() is not None or module is None:
             raise trace_error("launch-in-kernel", "a kernel launched from a kernel",
                               "kernels are launched from @cute.jit host functions")
         _check_cluster(options.pop("cluster", None))
@@ -323,7 +300,7 @@ def _trace_kernel(fn: Any, bound: inspect.BoundArguments, passed: dict[str, Any]
     template_params = ["MaxThreads"]
     arguments = dict(bound.arguments)
     trace = KernelTrace(name, ctx)
-    token = _KERNEL.set(trace)
+    token = KERNEL.set(trace)
     try:
         with activate(ctx):
             for pname, arg in passed.items():
@@ -336,6 +313,7 @@ def _trace_kernel(fn: Any, bound: inspect.BoundArguments, passed: dict[str, Any]
                     template_params.append(tparam)
                     params.append(c.Param(c.Type(tparam), names[-1]))
                 arguments[pname] = arg.bbx_parameter(names)
+            annotated_arrays(raw, arguments)
             bound.arguments.update(arguments)
             result = prepared(*bound.args, **bound.kwargs)
             if result is not None:
@@ -343,7 +321,7 @@ def _trace_kernel(fn: Any, bound: inspect.BoundArguments, passed: dict[str, Any]
                                   "a @cute.kernel returns nothing; write results to tensors",
                                   loc=ctx.return_loc)
     finally:
-        _KERNEL.reset(token)
+        KERNEL.reset(token)
     function = c.Function(name=name, template_params=template_params,
                           space="BBX_GLOBAL BBX_LAUNCH_BOUNDS(MaxThreads)", return_type="void",
                           params=params, body=list(ctx.root.stmts), comments=prepared.comments())

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cxx import ast as c
-from .kernel import current_kernel
+from .kernel_scope import current_kernel
 from .scalar import as_numeric
 
 

@@ -90,22 +90,34 @@ class Pointer:
         """`base[offset]` as C++ (reading it is a memory read)."""
         return c.Index(self.base_expr(), index_expr(add(self.offset, offset)))
 
-    def read(self, offset: Any = 0) -> Numeric:
-        """The element at `offset` (a run-time value of the element type)."""
-        value = self.dtype.run_time(self.element_expr(offset)).value
+    def read(self, offset: Any = 0, *, volatile: bool = False) -> Numeric:
+        """The element at `offset` (a run-time value of the element type); `volatile`: an
+        access the compiler keeps (C++ `volatile_load`, bbx/tensor/pointer.hpp)."""
+        expr: c.Expr = self.element_expr(offset)
+        if volatile:
+            expr = c.Call(c.Id("volatile_load"), (self.element_address(offset),))
+        value = self.dtype.run_time(expr).value
         assert isinstance(value, CxxValue)
         value.materialize("ld")
         value.provisional = True
         return self.dtype(value)
 
-    def write(self, offset: Any, value: Any) -> None:
+    def write(self, offset: Any, value: Any, *, volatile: bool = False) -> None:
         """`base[offset] = value` (converted to the element type as the DSL's store does for
-        Python numbers; a DSL number of another type is an error)."""
+        Python numbers; a DSL number of another type is an error); `volatile`: a store the
+        compiler keeps."""
         ctx = require("a memory write")
         stored = store_value(value, self.dtype)
         expr = stored.expr()
+        if volatile:
+            ctx.emit(c.ExprStmt(c.Call(c.Id("volatile_store"),
+                                       (self.element_address(offset), expr))))
+            return
         ctx.emit(c.Assign(self.element_expr(offset), "=", expr))
 
+    def element_address(self, offset: Any) -> c.Expr:
+        """`base + (offset)` in C++: the address of the element at `offset`."""
+        return c.Binary("+", self.base_expr(), index_expr(add(self.offset, offset)))
 
     # -- the DSL's raw-pointer API (`tensor.iterator.raw_ptr()`) --------------------------------
 
@@ -148,27 +160,29 @@ class Pointer:
              is_invariant: Any = False, is_invariant_group: Any = False, ordering: Any = None,
              syncscope: Any = None) -> Any:
         """The pointee, or with `count=N` the vector of the N elements from here."""
-        _plain_access("load", is_volatile, ordering)
+        _plain_access("load", ordering)
         _check_alignment(alignment, self)
+        volatile = _flag(is_volatile, "is_volatile")
         if count is None:
-            return self.read()
+            return self.read(volatile=volatile)
         n = _static_count(count)
-        return vector.Vector([self.read(i) for i in range(n)], self.dtype)
+        return vector.Vector([self.read(i, volatile=volatile) for i in range(n)], self.dtype)
 
     def store(self, value: Any, *, alignment: Any = None, is_volatile: Any = False,
               is_invariant_group: Any = False, ordering: Any = None, syncscope: Any = None
               ) -> None:
         """`value` (a number, or a Vector / 1-D TensorSSA from here on) written to memory."""
-        _plain_access("store", is_volatile, ordering)
+        _plain_access("store", ordering)
         _check_alignment(alignment, self)
+        volatile = _flag(is_volatile, "is_volatile")
         if isinstance(value, TensorSSA) and len(it.wrap(value.shape)) != 1:
             raise trace_error("bad-arguments", f"Pointer.store of a TensorSSA of shape "
                               f"{value.shape}", "store a 1-D value (reshape it first)")
         if isinstance(value, (vector.Vector, TensorSSA)):
             for i, e in enumerate(value.elements):
-                self.write(i, e)
+                self.write(i, e, volatile=volatile)
         else:
-            self.write(0, value)
+            self.write(0, value, volatile=volatile)
 
     def masked_load(self, mask: Any, pass_thru: Any = None, *, alignment: Any = None
                     ) -> vector.Vector:
@@ -222,13 +236,23 @@ def _element_index(i: Any) -> Any:
     return value
 
 
-def _plain_access(what: str, is_volatile: Any, ordering: Any) -> None:
-    """bbx traces plain pointer accesses only: a volatile or ordered one is refused rather than
-    silently made plain."""
-    if is_volatile not in (False, None) or ordering not in (None, "not_atomic"):
+def _plain_access(what: str, ordering: Any) -> None:
+    """bbx traces non-atomic pointer accesses: an ordered one is refused rather than silently
+    made plain."""
+    if ordering is not None and str(getattr(ordering, "name", ordering)).lower() != "not_atomic":
         raise trace_error("not-yet-supported",
-                          f"Pointer.{what} with is_volatile= or ordering= is not yet supported",
+                          f"Pointer.{what} with ordering= (an atomic access) is not yet "
+                          "supported",
                           "for an ordered access use cute.arch.load/store with sem= and scope=")
+
+
+def _flag(value: Any, what: str) -> bool:
+    """A static boolean option (`is_volatile=True`)."""
+    if isinstance(value, Numeric) and value.is_static:
+        value = value.value
+    if value is None or isinstance(value, bool):
+        return bool(value)
+    raise trace_error("bad-arguments", f"{what}={value!r}", f"{what} is a Python bool")
 
 
 def _static_count(count: Any) -> int:

@@ -10,7 +10,7 @@ from typing import Any
 
 from . import layout as L
 from .errors import trace_error
-from .kernel import current_kernel
+from .kernel_scope import current_kernel
 from .pointer import Pointer
 from .scalar import Numeric, Uint8
 from .smem_struct import StructView, is_struct, smem_pointer, struct_layout, swizzled

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 
 #include "bbx/config.hpp"
@@ -152,6 +153,45 @@ BBX_HOST_DEVICE constexpr auto make_rmem_ptr(T* p) {
 template <mem_space S, class T, int A>
 BBX_HOST_DEVICE constexpr auto make_gmem_ptr(mem_ptr<S, T, A> p) {
   return gmem_ptr<T, A>(p.get());
+}
+
+// volatile_load(p) / volatile_store(p, v): the DSL's `is_volatile=True` accesses (each one a
+// memory access the compiler keeps, in order with the other volatile ones), through a bbx
+// pointer or a plain one; a class element type (half_t, ...) goes through an integer of its size.
+namespace detail {
+template <class T>
+using volatile_word_t =
+    std::conditional_t<std::is_arithmetic_v<T>, T,
+                       std::conditional_t<sizeof(T) == 1, std::uint8_t,
+                                          std::conditional_t<sizeof(T) == 2, std::uint16_t,
+                                                             std::conditional_t<sizeof(T) == 4, std::uint32_t,
+                                                                                std::uint64_t>>>>;
+}  // namespace detail
+template <class T>
+BBX_HOST_DEVICE T volatile_load(T const* p) {
+  using W = detail::volatile_word_t<T>;
+  static_assert(sizeof(W) == sizeof(T), "volatile access: an element of 1, 2, 4 or 8 bytes");
+  const W w = *reinterpret_cast<W const volatile*>(p);
+  T v;
+  __builtin_memcpy(&v, &w, sizeof(T));
+  return v;
+}
+template <mem_space S, class T, int A>
+BBX_HOST_DEVICE T volatile_load(mem_ptr<S, T, A> const& p) {
+  return volatile_load(static_cast<T const*>(p.get()));
+}
+template <class T, class V>
+BBX_HOST_DEVICE void volatile_store(T* p, V const& v) {
+  using W = detail::volatile_word_t<T>;
+  static_assert(sizeof(W) == sizeof(T), "volatile access: an element of 1, 2, 4 or 8 bytes");
+  const T t = static_cast<T>(v);
+  W w;
+  __builtin_memcpy(&w, &t, sizeof(T));
+  *reinterpret_cast<W volatile*>(p) = w;
+}
+template <mem_space S, class T, int A, class V>
+BBX_HOST_DEVICE void volatile_store(mem_ptr<S, T, A> const& p, V const& v) {
+  volatile_store(p.get(), v);
 }
 
 }  // namespace bbx

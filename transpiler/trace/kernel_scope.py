@@ -1,0 +1,37 @@
+"""The kernel being traced: its trace context and what it allocates as it goes (shared memory,
+static shared arrays). Names that exist only in a `@cute.kernel` ask `current_kernel`."""
+
+from __future__ import annotations
+
+import contextvars
+from dataclasses import dataclass
+
+from .context import TraceContext, require
+from .errors import trace_error
+
+
+@dataclass
+class KernelTrace:
+    """The kernel being traced."""
+
+    name: str
+    context: TraceContext
+    #: dynamic shared memory its allocations take so far (bbx.trace.smem)
+    smem_bytes: int = 0
+    #: static shared arrays made so far (`cutlass.Array(..., space=smem)`: each its own site)
+    static_smem_sites: int = 0
+
+
+KERNEL: contextvars.ContextVar[KernelTrace | None] = contextvars.ContextVar(
+    "bbx_trace_kernel", default=None)
+
+
+def current_kernel(what: str) -> KernelTrace:
+    """The kernel being traced, or a located error: `what` exists only in kernels."""
+    ctx = require(what)
+    kernel = KERNEL.get()
+    if kernel is None or kernel.context is not ctx:
+        raise trace_error("kernel-only", f"{what} in a host function",
+                          "thread and block indices, barriers and shared memory exist only "
+                          "in a @cute.kernel")
+    return kernel

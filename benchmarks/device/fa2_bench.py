@@ -2,7 +2,11 @@
 next to torch's scaled_dot_product_attention (its flash backend) on the same shapes, one process.
 
     python benchmarks/device/fa2_bench.py CORPUS_FILE [--batch 4 --seqlen 8192 --heads 16
-                                          --head-dim 128 --dtype BFloat16] [--causal]
+                                          --head-dim 128 --dtype BFloat16] [--causal] [--native]
+
+`--native`: run the file on NVIDIA's own DSL (a throw-away install on PYTHONPATH, never a
+dependency of bbx: benchmarks/device/native_compare.sh) instead of through bbx, for the
+same-run comparison of issue 30.
 
 The example's `run()` checks against torch itself and returns its own timing (testing.benchmark,
 microseconds), which it does not print; this script prints it with TFLOP/s (4·B·H·S²·D flops,
@@ -26,13 +30,15 @@ def main() -> None:
     parser.add_argument("--head-dim", type=int, default=128)
     parser.add_argument("--dtype", default="BFloat16")
     parser.add_argument("--causal", action="store_true")
+    parser.add_argument("--native", action="store_true")
     args = parser.parse_args()
 
     import torch
 
-    import bbx.hook
+    if not args.native:
+        import bbx.hook
 
-    bbx.hook.install()
+        bbx.hook.install()
     import cutlass
 
     spec = importlib.util.spec_from_file_location("flash_attention_v2", args.script)
@@ -45,7 +51,8 @@ def main() -> None:
     flops = 4 * b * h * s * s * d / (2 if args.causal else 1)
     us = module.run(getattr(cutlass, args.dtype), b, s, s, h, d, 0.5, 128, 64, 128, args.causal,
                     3, 20, False, False)
-    print(f"bbx flash_attention_v2.py {args.dtype} B{b} S{s} H{h} D{d} causal={args.causal}: "
+    who = "NVIDIA's DSL" if args.native else "bbx"
+    print(f"{who} flash_attention_v2.py {args.dtype} B{b} S{s} H{h} D{d} causal={args.causal}: "
           f"{us / 1e3:.3f} ms = {flops / us / 1e6:.1f} TFLOP/s")
 
     dt = torch.bfloat16 if args.dtype == "BFloat16" else torch.float16

@@ -7,6 +7,7 @@ from .cute.testing import (  # noqa: F401
     JitArguments,
     benchmark,
     get_workspace_count,
+    tune,
 )
 
-__all__ = ["CantImplementError", "JitArguments", "benchmark", "get_workspace_count"]
+__all__ = ["CantImplementError", "JitArguments", "benchmark", "get_workspace_count", "tune"]

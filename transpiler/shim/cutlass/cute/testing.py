@@ -11,7 +11,8 @@ call in microseconds.
 * the simulator: wall clock around the timed calls (a launch returns when its kernel is done).
 
 ``use_cuda_graphs`` and ``use_cupti`` are NVIDIA capture/profiling modes: bbx times the calls
-directly and warns once. ``nvtx_tag`` has no effect.
+directly and warns once. ``nvtx_tag`` has no effect. The autotuners ``autotune_jit`` and
+``tune``: ``_autotune.py``.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ from bbx.targets.registry import default_target
 
 from .._markers import module_getattr
 
-__all__ = ["CantImplementError", "JitArguments", "benchmark", "get_workspace_count"]
+__all__ = ["CantImplementError", "JitArguments", "autotune_jit", "benchmark",
+           "get_workspace_count", "tune"]
 
 
 class JitArguments:
@@ -161,5 +163,7 @@ def get_workspace_count(one_workspace_bytes: int, warmup_iterations: int,
     num_iters = warmup_iterations + iterations
     return num_iters if num_iters < num_workspaces else num_workspaces
 
+
+from ._autotune import autotune_jit, tune  # noqa: E402 - they time with this module's helpers
 
 __getattr__ = module_getattr(__name__)

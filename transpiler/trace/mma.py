@@ -33,7 +33,7 @@ from ..cxx import ast as c
 from . import int_tuple as it
 from . import layout as L
 from .context import require
-from .errors import trace_error
+from .errors import trace_error, user_location
 from .layout_algebra import (
     composition,
     logical_divide,
@@ -41,6 +41,7 @@ from .layout_algebra import (
     tiled_product,
     zipped_divide,
 )
+from .mma_mode import FragmentRead, fragment_reads
 from .mma_traits import MFMA_F16_SHAPES, MmaTraits, mfma_f16, sm80_16x8x16, universal_fma
 from .placement import takes_placement
 from .pointer import Pointer
@@ -206,6 +207,10 @@ def make_tiled_mma(op_or_atom: Any, atom_layout_mnk: Any = (1, 1, 1),
     op = op_or_atom.op if isinstance(op_or_atom, MmaAtom) else op_or_atom
     arch = current_target().mfma_arch
     if isinstance(op, MmaF16BF16Op) and arch is not None:
+        here = user_location()
+        reads = fragment_reads(here[0]) if here is not None else ()
+        if reads:
+            raise _exact_mode_error(op, layout, perm, arch, reads)
         return _mfma_tiled_mma(op, layout, perm, arch)
     return TiledMma(make_mma_atom(op_or_atom), layout, perm)
 
@@ -245,6 +250,34 @@ def _mfma_tiled_mma(op: MmaF16BF16Op, layout: L.Layout, perm: tuple[Any, Any, An
                       "on AMD", "no MFMA atom covers this tile with these waves (the M x N "
                       "tile must divide into 16x16 (or 32x32) atoms laid out over threads/64 "
                       "waves; e.g. N must be at least 16)")
+
+
+def _exact_mode_error(op: MmaF16BF16Op, layout: L.Layout, perm: tuple[Any, Any, Any],
+                      arch: int, reads: tuple[FragmentRead, ...]) -> Exception:
+    """The diagnostic for a kernel that reads NVIDIA's m16n8 fragments (bbx.trace.mma_mode) on
+    an MFMA target: why the m16n8-exact mode (bbx.trace.mma_exact) cannot run it."""
+    wm, wn, wk = (int(L.size(layout[i])) for i in range(3))
+    tn = _extent(perm[1], 8 * wn)
+    first = list({r.what: r for r in reversed(reads)}.values())[::-1]  # each construct once
+    shown = ", ".join(str(r) for r in first[:3]) + (", ..." if len(first) > 3 else "")
+    what = (f"warp.MmaF16BF16Op over ({wm},{wn},{wk}) warps on AMD (gfx{arch}) in a kernel that "
+            f"reads NVIDIA's m16n8 fragment layout ({shown})")
+    layout_fact = ("that code assumes NVIDIA's m16n8k16 accumulator: value mode (2,2) with the "
+                   "column pair first, a row held by 4 consecutive lanes; an MFMA 16x16 "
+                   "accumulator has one value mode of 4 rows and a row in 16 lanes")
+    if wk != 1:
+        why = "the m16n8-exact mode needs warps laid out along M and N only, not K"
+    elif wm % 2:
+        why = ("the m16n8-exact mode pairs warps adjacent along M into a 64-lane wave; "
+               f"{wm} warp(s) along M cannot be paired (warps only along N cannot work)")
+    elif (tn // (8 * wn)) % 2:
+        why = (f"the m16n8-exact mode runs two n8 atoms per MFMA; each warp has "
+               f"{tn // (8 * wn)} (odd MMA_N)")
+    else:
+        why = ("bbx's m16n8-exact mode, which gives MFMA NVIDIA's fragments, has its layouts "
+               "(bbx.trace.mma_exact) but not yet its lane renaming and register-gather MMA "
+               "(issue 28)")
+    return trace_error("mma-exact", what, f"{layout_fact}; {why}")
 
 
 def _extent(p: Any, default: int) -> int:

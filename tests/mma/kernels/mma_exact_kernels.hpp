@@ -1,7 +1,8 @@
 // The m16n8-exact MMA (bbx/atom/mma_exact.hpp) in one block, shared by mma_exact_sim.cpp
 // (simulator) and mma_exact_device.hip (gfx942 / gfx950 code): W warps along M (M = 16W),
-// N = 8 * MN, K = 16 * KB. Each thread is the logical thread its physical lane runs (the lane
-// renaming done by hand here: the kernel indexes by the logical thread); it loads NVIDIA's A and C
+// N = 8 * MN, K = 16 * KB. Each thread is the logical thread its physical lane runs — renamed by
+// hand here (ByHand) or by the platform (BBX_LANE_RENAMING: thread_idx() is the logical thread;
+// without it, the negative control: lanes not renamed give wrong numbers); it loads NVIDIA's A and C
 // fragments (CuTe's SM80 layouts) and B in the mode's sigma order, runs gemm_m16n8_exact per k16
 // block and stores its C fragment through NVIDIA's layout:
 //   C (M x N, f32, row-major) += A (M x K, row-major) * B (N x K, row-major)^T
@@ -14,11 +15,11 @@
 namespace exact_test {
 using namespace bbx;
 
-template <class AB, class Mfma, int W, int MN, int KB>
+template <class AB, class Mfma, int W, int MN, int KB, bool ByHand = true>
 BBX_DEVICE void exact_gemm(AB const* __restrict__ A, AB const* __restrict__ B, float* __restrict__ C) {
   constexpr int N = 8 * MN, K = 16 * KB;
   const int tid = int(arch::thread_idx().x);
-  const int t = tid / 64 * 64 + exact_logical_lane(tid % 64);  // the logical thread
+  const int t = ByHand ? tid / 64 * 64 + exact_logical_lane(tid % 64) : tid;  // the logical thread
   const int w = t / 32, lane = t % 32, l64 = t % 64;
   auto fc = make_rmem_tensor<float>(make_layout(make_shape(make_shape(_2{}, _2{}), _1{}, Int<MN>{})));
   auto fa = make_rmem_tensor<AB>(make_layout(make_shape(make_shape(_2{}, _2{}, _2{}), _1{}, Int<KB>{})));

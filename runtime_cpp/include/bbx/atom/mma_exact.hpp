@@ -19,6 +19,7 @@
 #include "bbx/arch/mma_amd.hpp"
 #include "bbx/config.hpp"
 #include "bbx/layout/layout.hpp"
+#include "bbx/platform/lane_renaming.hpp"  // exact_logical_lane, exact_physical_lane
 
 namespace bbx {
 
@@ -28,12 +29,6 @@ namespace bbx {
 // e = e0 + 2e1 (sigma of its K slot).
 using MfmaExactBLayout = Layout<Shape<Shape<_4, Shape<_2, _2, _2>, _2>, Shape<_2, _2>>,
                                 Stride<Stride<_32, Stride<_1, _8, _2>, _4>, Stride<_16, _128>>>;
-
-// The logical lane (the kernel's lane in its two warps) that physical lane p of a wave runs:
-// p = 16q + 8h + r runs l = 32h + 4r + q.
-BBX_HOST_DEVICE constexpr int exact_logical_lane(int p) { return 32 * ((p >> 3) & 1) + 4 * (p & 7) + (p >> 4); }
-// The physical lane of logical lane l = 32h + 4r + q: 16q + 8h + r.
-BBX_HOST_DEVICE constexpr int exact_physical_lane(int l) { return 16 * (l & 3) + 8 * (l >> 5) + ((l >> 2) & 7); }
 
 // D = A * B + C over register fragments of one k16 block in NVIDIA's order:
 //   d, c: (4, MMA_M, MMA_N) — NVIDIA's accumulator (value mode (2,2) or 4), MMA_N even;

@@ -51,6 +51,7 @@ NEW_HEADERS = [
     "bbx/atom/mma_atom.hpp",
     "bbx/atom/mma_dsl.hpp",
     "bbx/atom/mma_exact.hpp",
+    "bbx/platform/lane_renaming.hpp",
     "bbx/atom/copy_async.hpp",
     "bbx/atom/copy_mma.hpp",
     "bbx/atom/copy_ldmatrix.hpp",

@@ -11,9 +11,7 @@
 
 namespace bbx::arch {
 
-BBX_DEVICE unsigned activemask() {
-  return static_cast<unsigned>(__builtin_amdgcn_read_exec() >> (detail::wave_lane() & 32));
-}
+BBX_DEVICE unsigned activemask() { return active_lanes(); }
 // The wave's lanes run in lockstep: order the LDS and memory accesses around the point.
 BBX_DEVICE void sync_warp() {
   __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");

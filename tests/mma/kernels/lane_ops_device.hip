@@ -1,6 +1,7 @@
 // lane_ops::lane_ops_kernel (lane_ops_kernels.hpp) and the m16n8-exact MMA indexed by
 // thread_idx() compiled for AMD gfx942 / gfx950 (clang, device only) by
-// tests/mma/test_lane_renaming_device.py, with and without -DBBX_LANE_RENAMING.
+// tests/mma/test_lane_renaming_device.py, renamed (Renamed = true; the exact MMA by
+// -DBBX_LANE_RENAMING, the functions' default).
 #include "lane_ops_kernels.hpp"
 #include "mma_exact_kernels.hpp"
 
@@ -15,16 +16,16 @@ namespace lane_ops_device {
 using namespace bbx;
 
 MMA_GLOBAL void BBX_LAUNCH_BOUNDS(block_threads_t<_256>) bbx_lane_ops(int const* __restrict__ in, int* __restrict__ out) {
-  lane_ops::lane_ops_kernel(in, out);
+  lane_ops::lane_ops_kernel<true>(in, out);
 }
 
 // NVIDIA's quad reduction (flash attention's row max) alone
 MMA_GLOBAL void BBX_LAUNCH_BOUNDS(block_threads_t<_128>) bbx_quad_max(float const* __restrict__ in, float* __restrict__ out) {
-  const int t = int(arch::thread_idx().x);
+  const int t = int(arch::thread_idx<true>().x);
   float r = in[t];
   BBX_UNROLL
   for (int m = 2; m >= 1; m >>= 1) {
-    const float s = arch::shuffle_sync_bfly(r, m, arch::mask_and_clamp(31));
+    const float s = arch::shuffle_sync_bfly<true>(r, m, arch::mask_and_clamp(31));
     r = r > s ? r : s;
   }
   out[t] = r;

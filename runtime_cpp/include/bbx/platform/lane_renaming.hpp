@@ -1,7 +1,10 @@
 // bbx/platform/lane_renaming.hpp — the lane renaming pi of the m16n8-exact MMA mode
 // (bbx/atom/mma_exact.hpp; model and tests: transpiler/trace/mma_exact.py).
 //
-// In a unit compiled with BBX_LANE_RENAMING, a wave's two 32-lane DSL warps are renamed so that
+// A kernel runs renamed when it calls the platform's functions with Renamed = true
+// (arch::thread_idx<true>(), arch::shuffle_sync_bfly<true>(v, 1), ...; what staged execution
+// emits for a kernel in the mode) or, for a whole unit, when it is compiled with
+// BBX_LANE_RENAMING (the functions' default). Renamed, a wave's two 32-lane DSL warps are renamed so that
 // MFMA registers hold NVIDIA's m16n8 fragments: logical lane l = 32h + 4r + q (warp h of the wave,
 // row group r, quad lane q) runs on physical lane 16q + 8h + r. The platform (platform/amd.hpp,
 // platform/cpu.hpp and their warp hooks) then gives the kernel logical indices — thread_idx().x,
@@ -33,11 +36,13 @@ inline constexpr bool lane_renaming = false;
 #endif
 
 // The logical linear thread of physical linear thread `tid` (whole waves) and back.
+template <bool Renamed = lane_renaming>
 BBX_HOST_DEVICE constexpr int logical_thread(int tid) {
-  return lane_renaming ? (tid & ~63) | exact_logical_lane(tid & 63) : tid;
+  return Renamed ? (tid & ~63) | exact_logical_lane(tid & 63) : tid;
 }
+template <bool Renamed = lane_renaming>
 BBX_HOST_DEVICE constexpr int physical_thread(int tid) {
-  return lane_renaming ? (tid & ~63) | exact_physical_lane(tid & 63) : tid;
+  return Renamed ? (tid & ~63) | exact_physical_lane(tid & 63) : tid;
 }
 
 // Of a wave's 64 ballot bits (bit p = physical lane p), the 32 of logical warp h in logical

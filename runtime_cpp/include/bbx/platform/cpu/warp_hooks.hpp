@@ -14,27 +14,30 @@
 namespace bbx::arch {
 
 // The simulator runs every lane of the block (lanes past its end do not exist).
+template <bool Renamed = ::bbx::detail::lane_renaming>
 inline unsigned activemask() {
   auto& t = sim::detail::cur("activemask");
-  const int base = detail::logical_tid(t, "activemask") & ~31;
+  const int base = detail::logical_tid<Renamed>(t, "activemask") & ~31;
   const int n = std::min(32, t.blk->nthreads - base);
   return n == 32 ? 0xffffffffu : ((1u << n) - 1u);
 }
+template <bool Renamed = ::bbx::detail::lane_renaming>
 inline void sync_warp(std::source_location loc = std::source_location::current()) {
   sim::wave_collective<char, char>(  // a renamed logical warp is spread over its wave
-      0, bbx::detail::lane_renaming ? 64 : 32, [](const char* const*, char* const*, int) BBX_INLINE {}, "sync_warp", loc);
+      0, Renamed ? 64 : 32, [](const char* const*, char* const*, int) BBX_INLINE {}, "sync_warp", loc);
 }
 
+template <bool Renamed = ::bbx::detail::lane_renaming>
 inline bool vote_uni(bool pred, std::source_location loc = std::source_location::current()) {
-  const unsigned b = vote_ballot(pred, loc);
-  return b == 0u || b == activemask();
+  const unsigned b = vote_ballot<Renamed>(pred, loc);
+  return b == 0u || b == activemask<Renamed>();
 }
 
-template <class Kind, bool Abs = false, bool NaN = false, class T>
+template <class Kind, bool Abs = false, bool NaN = false, bool Renamed = ::bbx::detail::lane_renaming, class T>
 inline T warp_redux_sync(T v, std::source_location loc = std::source_location::current()) {
   // Under lane renaming the wave's lanes reduce by logical warp (bit 5 of the logical lane).
-  constexpr bool renamed = bbx::detail::lane_renaming;
-  if constexpr (renamed) detail::logical_tid(sim::detail::cur("warp_redux_sync"), "warp_redux_sync");
+  constexpr bool renamed = Renamed;
+  if constexpr (renamed) detail::logical_tid<true>(sim::detail::cur("warp_redux_sync"), "warp_redux_sync");
   return sim::wave_collective<T, T>(
       detail::redux_input<Abs>(v), renamed ? 64 : 32,
       [](const T* const* ins, T* const* outs, int n) BBX_INLINE {

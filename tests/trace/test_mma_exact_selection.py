@@ -74,7 +74,7 @@ host(from_dlpack(c))
 
 
 @pytest.mark.parametrize(("layout", "perm", "why"), [
-    ((2, 1, 1), (32, 16, 16), "not yet its lane renaming"),
+    ((2, 1, 1), (32, 16, 16), "staged execution does not build its tiled MMA"),
     ((1, 2, 1), (16, 32, 16), "1 warp\\(s\\) along M cannot be paired"),
     ((2, 1, 1), (32, 8, 16), "each warp has 1 \\(odd MMA_N\\)"),
 ], ids=["wave-along-M", "warps-along-N", "odd-MMA_N"])

@@ -274,9 +274,10 @@ def _exact_mode_error(op: MmaF16BF16Op, layout: L.Layout, perm: tuple[Any, Any, 
         why = (f"the m16n8-exact mode runs two n8 atoms per MFMA; each warp has "
                f"{tn // (8 * wn)} (odd MMA_N)")
     else:
-        why = ("bbx's m16n8-exact mode, which gives MFMA NVIDIA's fragments, has its layouts "
-               "(bbx.trace.mma_exact) but not yet its lane renaming and register-gather MMA "
-               "(issue 28)")
+        why = ("bbx's m16n8-exact mode, which gives MFMA NVIDIA's fragments, has its MMA "
+               "(bbx/atom/mma_exact.hpp) and lane renaming (the platform's Renamed functions), "
+               "but staged execution does not build its tiled MMA, copies and renamed lane "
+               "operations yet (issue 28)")
     return trace_error("mma-exact", what, f"{layout_fact}; {why}")
 
 

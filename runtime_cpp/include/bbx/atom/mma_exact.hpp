@@ -5,7 +5,7 @@
 // The scheme (its model and tests: transpiler/trace/mma_exact.py, tests/mma/):
 //   * a 64-lane wave runs two NVIDIA warps adjacent along M (warp h = 0, 1: rows 16h + 0..15);
 //   * logical lane l = 32h + 4r + q runs on physical lane 16q + 8h + r (pi, applied by the
-//     platform to thread and lane indices, shuffles and ballots when BBX_LANE_RENAMING is on);
+//     platform to thread and lane indices, shuffles and ballots: platform/lane_renaming.hpp);
 //   * each MFMA is issued with its operands swapped (D^T = B^T A^T): its A operand is B, its B
 //     operand is A;
 //   * MFMA tile i (NVIDIA's value bit v1) holds wave rows {0-7, 16-23} + 8i;

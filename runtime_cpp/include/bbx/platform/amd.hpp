@@ -10,7 +10,8 @@
 //     ds_swizzle bitmask mode (any other mask < 32);
 //   * up/down with width 16 and a compile-time delta: DPP row_shr / row_shl;
 //   * everything else: ds_bpermute (any lane of the wave).
-// Under lane renaming (BBX_LANE_RENAMING, platform/lane_renaming.hpp) thread_idx().x, lane_idx()
+// Under lane renaming (Renamed = true, default BBX_LANE_RENAMING; platform/lane_renaming.hpp)
+// thread_idx().x, lane_idx()
 // and warp_idx() are logical; a shuffle's source is found among logical lanes and read from its
 // physical lane (a constant xor maps to the physical xor of pi: DPP / ds_swizzle when that stays
 // in 32 lanes, else ds_bpermute); a ballot's bits are gathered into logical lane order.

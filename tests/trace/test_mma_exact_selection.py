@@ -1,6 +1,6 @@
 """Which kernels of NVIDIA's warp MMA need the m16n8-exact mode on MFMA targets
-(bbx.trace.mma_mode), and the located diagnostic such a kernel gets while the mode cannot run it
-(never a raw TypeError at `acc.shape[0][0]`)."""
+(bbx.trace.mma_mode), and the located diagnostic such a kernel gets where the mode cannot run it
+(never a raw TypeError at `acc.shape[0][0]`); test_mma_exact_staged.py runs the ones it can."""
 
 from __future__ import annotations
 
@@ -74,10 +74,10 @@ host(from_dlpack(c))
 
 
 @pytest.mark.parametrize(("layout", "perm", "why"), [
-    ((2, 1, 1), (32, 16, 16), "staged execution does not build its tiled MMA"),
+    ((2, 2, 1), (32, 32, 16), "runs warps laid out along M only so far"),
     ((1, 2, 1), (16, 32, 16), "1 warp\\(s\\) along M cannot be paired"),
     ((2, 1, 1), (32, 8, 16), "each warp has 1 \\(odd MMA_N\\)"),
-], ids=["wave-along-M", "warps-along-N", "odd-MMA_N"])
+], ids=["warps-along-M-and-N", "warps-along-N", "odd-MMA_N"])
 def test_a_kernel_reading_nvidia_fragments_gets_a_located_diagnostic(
         layout: tuple[int, int, int], perm: tuple[int, int, int], why: str,
         tmp_path: Path) -> None:

@@ -190,6 +190,15 @@ class KernelTrace:
     smem_bytes: int = 0
     #: static shared arrays made so far (`cutlass.Array(..., space=smem)`: each its own site)
     static_smem_sites: int = 0
+    #: whether its lane indices and lane operations are the platform's renamed ones (an argument
+    #: is a tiled MMA of the m16n8-exact mode, bbx.trace.mma_exact_tiled)
+    lane_renaming: bool = False
+
+
+def lanes_renamed() -> bool:
+    """Whether the kernel being traced (if any) runs with renamed lanes."""
+    kernel = _KERNEL.get()
+    return kernel is not None and kernel.lane_renaming
 
 
 def current_kernel(what: str) -> KernelTrace:
@@ -322,7 +331,9 @@ def _trace_kernel(fn: Any, bound: inspect.BoundArguments, passed: dict[str, Any]
     params: list[c.Param] = []
     template_params = ["MaxThreads"]
     arguments = dict(bound.arguments)
-    trace = KernelTrace(name, ctx)
+    trace = KernelTrace(name, ctx, lane_renaming=any(
+        isinstance(getattr(type(v), "bbx_lane_renaming", None), property) and v.bbx_lane_renaming
+        for v in bound.arguments.values()))
     token = _KERNEL.set(trace)
     try:
         with activate(ctx):

@@ -210,7 +210,11 @@ def make_tiled_mma(op_or_atom: Any, atom_layout_mnk: Any = (1, 1, 1),
         here = user_location()
         reads = fragment_reads(here[0]) if here is not None else ()
         if reads:
-            raise _exact_mode_error(op, layout, perm, arch, reads)
+            error = _exact_mode_error(op, layout, perm, arch, reads)
+            if error is not None:
+                raise error
+            from .mma_exact_tiled import exact_tiled_mma  # (it builds on this module)
+            return exact_tiled_mma(op, layout, perm)
         return _mfma_tiled_mma(op, layout, perm, arch)
     return TiledMma(make_mma_atom(op_or_atom), layout, perm)
 
@@ -253,9 +257,10 @@ def _mfma_tiled_mma(op: MmaF16BF16Op, layout: L.Layout, perm: tuple[Any, Any, An
 
 
 def _exact_mode_error(op: MmaF16BF16Op, layout: L.Layout, perm: tuple[Any, Any, Any],
-                      arch: int, reads: tuple[FragmentRead, ...]) -> Exception:
-    """The diagnostic for a kernel that reads NVIDIA's m16n8 fragments (bbx.trace.mma_mode) on
-    an MFMA target: why the m16n8-exact mode (bbx.trace.mma_exact) cannot run it."""
+                      arch: int, reads: tuple[FragmentRead, ...]) -> Exception | None:
+    """For a kernel that reads NVIDIA's m16n8 fragments (bbx.trace.mma_mode) on an MFMA target:
+    the diagnostic saying why the m16n8-exact mode (bbx.trace.mma_exact) cannot run it, or None
+    when it can."""
     wm, wn, wk = (int(L.size(layout[i])) for i in range(3))
     tn = _extent(perm[1], 8 * wn)
     first = list({r.what: r for r in reversed(reads)}.values())[::-1]  # each construct once
@@ -273,11 +278,11 @@ def _exact_mode_error(op: MmaF16BF16Op, layout: L.Layout, perm: tuple[Any, Any, 
     elif (tn // (8 * wn)) % 2:
         why = (f"the m16n8-exact mode runs two n8 atoms per MFMA; each warp has "
                f"{tn // (8 * wn)} (odd MMA_N)")
+    elif wn != 1:
+        why = ("the m16n8-exact mode runs warps laid out along M only so far "
+               f"(this layout has {wn} along N)")
     else:
-        why = ("bbx's m16n8-exact mode, which gives MFMA NVIDIA's fragments, has its MMA "
-               "(bbx/atom/mma_exact.hpp) and lane renaming (the platform's Renamed functions), "
-               "but staged execution does not build its tiled MMA, copies and renamed lane "
-               "operations yet (issue 28)")
+        return None
     return trace_error("mma-exact", what, f"{layout_fact}; {why}")
 
 
@@ -408,6 +413,22 @@ class TiledMma:
     def make_fragment_C(self, t: Tensor) -> Tensor:  # noqa: N802 - the DSL's name
         return self.atom.make_fragment_C(t)
 
+    def partition_coord(self, which: str, thr_idx: Any, vmnk: tuple[Any, ...]) -> Any:
+        """The thread's coordinate in mode 0 of `_frg(which, ...)` (CuTe's get_slice)."""
+        del thr_idx
+        v, m, n, k = vmnk
+        return {"A": (v, (m, k)), "B": (v, (n, k)), "C": (v, (m, n))}[which]
+
+    def gemm_call(self) -> str | None:
+        """The header function `cute.gemm` calls with (d, a, b, c), or None: `gemm` with the
+        atom."""
+        return None
+
+    @property
+    def bbx_lane_renaming(self) -> bool:
+        """Whether a kernel given this tiled MMA runs with renamed lanes (the exact mode)."""
+        return False
+
     def get_slice(self, thr_idx: Any) -> ThrMma:
         return ThrMma(self, thr_idx)
 
@@ -443,8 +464,7 @@ class ThrMma:
             raise trace_error("mma-partition", f"partition_{which} of a tensor of shape "
                               f"{layout.shape}", "the tile's first two modes must have static "
                               "extents (partition a local_tile of the tensor)")
-        v, m, n, k = self._vmnk()
-        crd = {"A": (v, (m, k)), "B": (v, (n, k)), "C": (v, (m, n))}[which]
+        crd = self.tiled_mma.partition_coord(which, self.thr_idx, self._vmnk())
         with algebra_errors(f"partition_{which}"):
             frg = Tensor(t.iterator, with_outer(t.trace_layout, self.tiled_mma._frg(which, layout)))
             part = frg[(crd, None)]  # (FrgV, (Rest0, Rest1, ...))
@@ -497,9 +517,8 @@ def _fragment(t: Any, dtype: type[Numeric], atom_tv: L.Layout, which: str, *,
 def gemm(atom: Any, d: Tensor, a: Tensor, b: Tensor, c_: Tensor, **_dsl_options: Any) -> None:
     """`cute.gemm(mma, d, a, b, c)`: D = A * B + C on register fragments — (V,M,N) with (V,M)
     and (V,N), or with (V,M,K) and (V,N,K) — as the header's gemm, one instruction per step."""
-    mma_atom = atom.atom if isinstance(atom, TiledMma) else atom
-    if isinstance(atom, ThrMma):
-        mma_atom = atom.tiled_mma.atom
+    tiled = atom.tiled_mma if isinstance(atom, ThrMma) else atom
+    mma_atom = tiled.atom if isinstance(tiled, TiledMma) else tiled
     if not isinstance(mma_atom, MmaAtom):
         raise trace_error("gemm-atom", f"cute.gemm with a {type(atom).__name__}",
                           "give a tiled MMA or an MMA atom")
@@ -522,5 +541,14 @@ def gemm(atom: Any, d: Tensor, a: Tensor, b: Tensor, c_: Tensor, **_dsl_options:
             raise trace_error("gemm-values", f"cute.gemm: mode 0 of {name} has shape "
                               f"{it.wrap(t.trace_layout.shape)[0]}",
                               f"the atom takes {values} {name} values per thread")
+    special = tiled.gemm_call() if isinstance(tiled, TiledMma) else None
+    if special is not None:  # the exact mode: (d, a, b, c) of one k block, no atom
+        if ranks != (3, 2, 2, 3):
+            raise trace_error("gemm-rank", f"cute.gemm of D, A, B, C of ranks {ranks} in the "
+                              "m16n8-exact mode", "one k block per call: D/C (V,M,N), A (V,M), "
+                              "B (V,N)")
+        require("cute.gemm").emit(c.ExprStmt(c.Call(c.Id(special), tuple(
+            tensor_view(t) for t in (d, a, b, c_))), one_arg_per_line=True))
+        return
     require("cute.gemm").emit(c.ExprStmt(c.Call(c.Id("gemm"), (
         mma_atom.cxx(), *(tensor_view(t) for t in (d, a, b, c_)))), one_arg_per_line=True))

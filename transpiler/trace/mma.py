@@ -362,6 +362,18 @@ class TiledMma:
         p0, p1, atom_tv = _OPERANDS[which](self)
         return self.thrfrg(t, p0, p1, atom_tv)
 
+    def operand_frg(self, which: str, t: Any) -> Any:
+        """thrfrg_{A,B,C} of `t`: ((ThrV,(Thr0,Thr1)),(FrgV,(Rest0,Rest1,...)))."""
+        return self._frg(which, t)
+
+    def operand_step(self, which: str) -> tuple[int, int]:
+        """The extents of the operand's tile that one rest coordinate of its partition steps
+        over: the atom's times its threads along each of the two modes."""
+        p0, p1, _ = _OPERANDS[which](self)
+        vmnk = self.thr_layout_vmnk
+        return (self.atom.shape_mnk[p0] * int(L.size(vmnk[p0 + 1])),
+                self.atom.shape_mnk[p1] * int(L.size(vmnk[p1 + 1])))
+
     def _tv_tiled(self, which: str) -> L.Layout:
         """(thread index, value) -> (M,K) / (N,K) / (M,N) index of the tile (CuTe's
         get_layout{A,B,C}_TV)."""

@@ -50,6 +50,9 @@ class ExactTiledMma(TiledMma):
     def _frg(self, which: str, t: Any) -> Any:
         return self._b_frg(t) if which == "B" else super()._frg(which, t)
 
+    def operand_step(self, which: str) -> tuple[int, int]:
+        return B_TILE if which == "B" else super().operand_step(which)
+
     def _tv_tiled(self, which: str) -> L.Layout:
         if which != "B":
             return super()._tv_tiled(which)

@@ -50,6 +50,8 @@ NEW_HEADERS = [
     "bbx/atom/mma_traits_amd.hpp",
     "bbx/atom/mma_atom.hpp",
     "bbx/atom/mma_dsl.hpp",
+    "bbx/atom/mma_exact.hpp",
+    "bbx/platform/lane_renaming.hpp",
     "bbx/atom/copy_async.hpp",
     "bbx/atom/copy_mma.hpp",
     "bbx/atom/copy_ldmatrix.hpp",

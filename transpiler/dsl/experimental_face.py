@@ -88,7 +88,8 @@ def _pointer(value: Any, name: str) -> c.Expr:
 
 def _call(cxx: str, args: tuple[c.Expr, ...], targs: tuple[c.CxxType | c.Expr, ...] = ()
           ) -> c.Call:
-    return c.Call(c.Id(cxx), args, targs)
+    from .trace_face import renamed_lane_function  # (it imports this module)
+    return c.Call(c.Id(renamed_lane_function(cxx, cxx)), args, targs)
 
 
 def _statement(what: str, expr: c.Expr) -> None:

@@ -19,6 +19,7 @@ from ..cxx import ast as c
 from ..trace.context import require
 from ..trace.dsl_names import traced_name as tracer_name
 from ..trace.errors import trace_error
+from ..trace.kernel_scope import lanes_renamed
 from ..trace.scalar import NUMERIC_TYPES, Boolean, Float32, Int32, Numeric, as_numeric
 from ..trace.tensor_ssa import TensorSSA, broadcast_to, from_elements
 from . import REGISTRY
@@ -103,6 +104,29 @@ def _function_face(entry: Function, name: str) -> Callable[..., Any]:
     return call
 
 
+#: the platform functions with a renamed-lanes form (`Renamed`, bbx/platform/lane_renaming.hpp)
+RENAMED_LANE_FUNCTIONS = frozenset({
+    "arch::lane_idx", "arch::warp_idx", "arch::shuffle_sync", "arch::shuffle_sync_bfly",
+    "arch::shuffle_sync_up", "arch::shuffle_sync_down", "arch::vote_ballot", "arch::vote_any",
+    "arch::vote_all", "arch::vote_uni", "arch::activemask", "arch::sync_warp",
+})
+
+
+def renamed_lane_function(cxx: str, what: str) -> str:
+    """`cxx` as a kernel with renamed lanes (the m16n8-exact MMA mode) calls it: the platform's
+    renamed form, or a located error for a lane operation that has none yet."""
+    if not lanes_renamed():
+        return cxx
+    if cxx in RENAMED_LANE_FUNCTIONS:
+        return cxx + "<true>"
+    if cxx.startswith(("arch::warp_redux_sync", "arch::lanemask", "experimental::")) and any(
+            w in cxx for w in ("redux", "lanemask", "shfl", "match", "bar_warp")):
+        raise trace_error("mma-exact", f"{what} in a kernel whose warp MMA runs in the "
+                          "m16n8-exact mode", "its lanes are renamed and this lane operation "
+                          "has no renamed form yet (shuffles, votes, ballots and lane ids do)")
+    return cxx
+
+
 def _scalar_call(entry: Function, name: str, bound: dict[str, Any], predicate: bool) -> Any:
     ctx = require(name)
     cxx = entry.cxx
@@ -139,6 +163,7 @@ def _scalar_call(entry: Function, name: str, bound: dict[str, Any], predicate: b
         if role is SHUFFLE_CONTROL:
             expr = c.Call(c.Id("arch::mask_and_clamp"), (expr,))
         cxx_args.append(expr)
+    cxx = renamed_lane_function(cxx, name)
     call_expr = c.Call(c.Id(cxx), tuple(cxx_args))
     result = Boolean if predicate else _result_type(entry.result, first)
     if result is None:

@@ -17,8 +17,9 @@ Triple = tuple[Numeric, Numeric, Numeric]
 
 
 def _triple(function: str) -> Triple:
-    current_kernel(f"cute.arch.{function}()")
-    call = c.Call(c.Id(f"arch::{function}"))
+    kernel = current_kernel(f"cute.arch.{function}()")
+    renamed = kernel.lane_renaming and function == "thread_idx"  # (the m16n8-exact mode)
+    call = c.Call(c.Id(f"arch::{function}<true>" if renamed else f"arch::{function}"))
     x, y, z = (Int32.run_time(c.Member(call, axis)) for axis in ("x", "y", "z"))
     return x, y, z
 

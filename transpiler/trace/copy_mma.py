@@ -50,16 +50,11 @@ class TiledCopyMma(TiledCopy):
             raise trace_error("retile", "retile of a tensor that is not an MMA fragment of one "
                               "tile", "give the fragment (V, MMA_M, MMA_K) of make_fragment_*, "
                               "its further modes sliced off")
-        p0, p1 = _MODES[self.operand]
         shape = outer_of(frag.trace_layout).shape
-        vmnk = mma.thr_layout_vmnk
-        e0 = it.product(shape[1]) * mma.atom.shape_mnk[p0] * L.size(vmnk[p0 + 1])
-        e1 = it.product(shape[2]) * mma.atom.shape_mnk[p1] * L.size(vmnk[p1 + 1])
-        ref = L.make_layout((e0, e1))
-        atom_tv = {"A": mma.atom.tv_layout_A, "B": mma.atom.tv_layout_B,
-                   "C": mma.atom.tv_layout_C}[self.operand]
+        step0, step1 = mma.operand_step(self.operand)
+        ref = L.make_layout((it.product(shape[1]) * step0, it.product(shape[2]) * step1))
         with algebra_errors("retile"):
-            f = mma.thrfrg(ref, p0, p1, atom_tv)[1]  # thread 0: (FrgV, (Rest0, Rest1))
+            f = mma.operand_frg(self.operand, ref)[1]  # thread 0: (FrgV, (Rest0, Rest1))
             l_mma = L.Layout((f.shape[0], *it.wrap(f.shape[1])),
                              (f.stride[0], *it.wrap(f.stride[1])))
             if it.product(l_mma.shape) != it.product(shape):

@@ -299,7 +299,9 @@ def _trace_kernel(fn: Any, bound: inspect.BoundArguments, passed: dict[str, Any]
     params: list[c.Param] = []
     template_params = ["MaxThreads"]
     arguments = dict(bound.arguments)
-    trace = KernelTrace(name, ctx)
+    trace = KernelTrace(name, ctx, lane_renaming=any(
+        isinstance(getattr(type(v), "bbx_lane_renaming", None), property) and v.bbx_lane_renaming
+        for v in bound.arguments.values()))
     token = KERNEL.set(trace)
     try:
         with activate(ctx):

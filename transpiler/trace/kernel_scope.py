@@ -20,10 +20,19 @@ class KernelTrace:
     smem_bytes: int = 0
     #: static shared arrays made so far (`cutlass.Array(..., space=smem)`: each its own site)
     static_smem_sites: int = 0
+    #: whether its lane indices and lane operations are the platform's renamed ones (an argument
+    #: is a tiled MMA of the m16n8-exact mode, bbx.trace.mma_exact_tiled)
+    lane_renaming: bool = False
 
 
 KERNEL: contextvars.ContextVar[KernelTrace | None] = contextvars.ContextVar(
     "bbx_trace_kernel", default=None)
+
+
+def lanes_renamed() -> bool:
+    """Whether the kernel being traced (if any) runs with renamed lanes."""
+    kernel = KERNEL.get()
+    return kernel is not None and kernel.lane_renaming
 
 
 def current_kernel(what: str) -> KernelTrace:

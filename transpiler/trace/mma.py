@@ -33,7 +33,7 @@ from ..cxx import ast as c
 from . import int_tuple as it
 from . import layout as L
 from .context import require
-from .errors import trace_error
+from .errors import trace_error, user_location
 from .layout_algebra import (
     composition,
     logical_divide,
@@ -41,6 +41,7 @@ from .layout_algebra import (
     tiled_product,
     zipped_divide,
 )
+from .mma_mode import FragmentRead, fragment_reads
 from .mma_traits import MFMA_F16_SHAPES, MmaTraits, mfma_f16, sm80_16x8x16, universal_fma
 from .placement import takes_placement
 from .pointer import Pointer
@@ -206,6 +207,14 @@ def make_tiled_mma(op_or_atom: Any, atom_layout_mnk: Any = (1, 1, 1),
     op = op_or_atom.op if isinstance(op_or_atom, MmaAtom) else op_or_atom
     arch = current_target().mfma_arch
     if isinstance(op, MmaF16BF16Op) and arch is not None:
+        here = user_location()
+        reads = fragment_reads(here[0]) if here is not None else ()
+        if reads:
+            error = _exact_mode_error(op, layout, perm, arch, reads)
+            if error is not None:
+                raise error
+            from .mma_exact_tiled import exact_tiled_mma  # (it builds on this module)
+            return exact_tiled_mma(op, layout, perm)
         return _mfma_tiled_mma(op, layout, perm, arch)
     return TiledMma(make_mma_atom(op_or_atom), layout, perm)
 
@@ -245,6 +254,36 @@ def _mfma_tiled_mma(op: MmaF16BF16Op, layout: L.Layout, perm: tuple[Any, Any, An
                       "on AMD", "no MFMA atom covers this tile with these waves (the M x N "
                       "tile must divide into 16x16 (or 32x32) atoms laid out over threads/64 "
                       "waves; e.g. N must be at least 16)")
+
+
+def _exact_mode_error(op: MmaF16BF16Op, layout: L.Layout, perm: tuple[Any, Any, Any],
+                      arch: int, reads: tuple[FragmentRead, ...]) -> Exception | None:
+    """For a kernel that reads NVIDIA's m16n8 fragments (bbx.trace.mma_mode) on an MFMA target:
+    the diagnostic saying why the m16n8-exact mode (bbx.trace.mma_exact) cannot run it, or None
+    when it can."""
+    wm, wn, wk = (int(L.size(layout[i])) for i in range(3))
+    tn = _extent(perm[1], 8 * wn)
+    first = list({r.what: r for r in reversed(reads)}.values())[::-1]  # each construct once
+    shown = ", ".join(str(r) for r in first[:3]) + (", ..." if len(first) > 3 else "")
+    what = (f"warp.MmaF16BF16Op over ({wm},{wn},{wk}) warps on AMD (gfx{arch}) in a kernel that "
+            f"reads NVIDIA's m16n8 fragment layout ({shown})")
+    layout_fact = ("that code assumes NVIDIA's m16n8k16 accumulator: value mode (2,2) with the "
+                   "column pair first, a row held by 4 consecutive lanes; an MFMA 16x16 "
+                   "accumulator has one value mode of 4 rows and a row in 16 lanes")
+    if wk != 1:
+        why = "the m16n8-exact mode needs warps laid out along M and N only, not K"
+    elif wm % 2:
+        why = ("the m16n8-exact mode pairs warps adjacent along M into a 64-lane wave; "
+               f"{wm} warp(s) along M cannot be paired (warps only along N cannot work)")
+    elif (tn // (8 * wn)) % 2:
+        why = (f"the m16n8-exact mode runs two n8 atoms per MFMA; each warp has "
+               f"{tn // (8 * wn)} (odd MMA_N)")
+    elif wn != 1:
+        why = ("the m16n8-exact mode runs warps laid out along M only so far "
+               f"(this layout has {wn} along N)")
+    else:
+        return None
+    return trace_error("mma-exact", what, f"{layout_fact}; {why}")
 
 
 def _extent(p: Any, default: int) -> int:
@@ -323,6 +362,18 @@ class TiledMma:
         p0, p1, atom_tv = _OPERANDS[which](self)
         return self.thrfrg(t, p0, p1, atom_tv)
 
+    def operand_frg(self, which: str, t: Any) -> Any:
+        """thrfrg_{A,B,C} of `t`: ((ThrV,(Thr0,Thr1)),(FrgV,(Rest0,Rest1,...)))."""
+        return self._frg(which, t)
+
+    def operand_step(self, which: str) -> tuple[int, int]:
+        """The extents of the operand's tile that one rest coordinate of its partition steps
+        over: the atom's times its threads along each of the two modes."""
+        p0, p1, _ = _OPERANDS[which](self)
+        vmnk = self.thr_layout_vmnk
+        return (self.atom.shape_mnk[p0] * int(L.size(vmnk[p0 + 1])),
+                self.atom.shape_mnk[p1] * int(L.size(vmnk[p1 + 1])))
+
     def _tv_tiled(self, which: str) -> L.Layout:
         """(thread index, value) -> (M,K) / (N,K) / (M,N) index of the tile (CuTe's
         get_layout{A,B,C}_TV)."""
@@ -374,6 +425,22 @@ class TiledMma:
     def make_fragment_C(self, t: Tensor) -> Tensor:  # noqa: N802 - the DSL's name
         return self.atom.make_fragment_C(t)
 
+    def partition_coord(self, which: str, thr_idx: Any, vmnk: tuple[Any, ...]) -> Any:
+        """The thread's coordinate in mode 0 of `_frg(which, ...)` (CuTe's get_slice)."""
+        del thr_idx
+        v, m, n, k = vmnk
+        return {"A": (v, (m, k)), "B": (v, (n, k)), "C": (v, (m, n))}[which]
+
+    def gemm_call(self) -> str | None:
+        """The header function `cute.gemm` calls with (d, a, b, c), or None: `gemm` with the
+        atom."""
+        return None
+
+    @property
+    def bbx_lane_renaming(self) -> bool:
+        """Whether a kernel given this tiled MMA runs with renamed lanes (the exact mode)."""
+        return False
+
     def get_slice(self, thr_idx: Any) -> ThrMma:
         return ThrMma(self, thr_idx)
 
@@ -409,8 +476,7 @@ class ThrMma:
             raise trace_error("mma-partition", f"partition_{which} of a tensor of shape "
                               f"{layout.shape}", "the tile's first two modes must have static "
                               "extents (partition a local_tile of the tensor)")
-        v, m, n, k = self._vmnk()
-        crd = {"A": (v, (m, k)), "B": (v, (n, k)), "C": (v, (m, n))}[which]
+        crd = self.tiled_mma.partition_coord(which, self.thr_idx, self._vmnk())
         with algebra_errors(f"partition_{which}"):
             frg = Tensor(t.iterator, with_outer(t.trace_layout, self.tiled_mma._frg(which, layout)))
             part = frg[(crd, None)]  # (FrgV, (Rest0, Rest1, ...))
@@ -463,9 +529,8 @@ def _fragment(t: Any, dtype: type[Numeric], atom_tv: L.Layout, which: str, *,
 def gemm(atom: Any, d: Tensor, a: Tensor, b: Tensor, c_: Tensor, **_dsl_options: Any) -> None:
     """`cute.gemm(mma, d, a, b, c)`: D = A * B + C on register fragments — (V,M,N) with (V,M)
     and (V,N), or with (V,M,K) and (V,N,K) — as the header's gemm, one instruction per step."""
-    mma_atom = atom.atom if isinstance(atom, TiledMma) else atom
-    if isinstance(atom, ThrMma):
-        mma_atom = atom.tiled_mma.atom
+    tiled = atom.tiled_mma if isinstance(atom, ThrMma) else atom
+    mma_atom = tiled.atom if isinstance(tiled, TiledMma) else tiled
     if not isinstance(mma_atom, MmaAtom):
         raise trace_error("gemm-atom", f"cute.gemm with a {type(atom).__name__}",
                           "give a tiled MMA or an MMA atom")
@@ -488,5 +553,14 @@ def gemm(atom: Any, d: Tensor, a: Tensor, b: Tensor, c_: Tensor, **_dsl_options:
             raise trace_error("gemm-values", f"cute.gemm: mode 0 of {name} has shape "
                               f"{it.wrap(t.trace_layout.shape)[0]}",
                               f"the atom takes {values} {name} values per thread")
+    special = tiled.gemm_call() if isinstance(tiled, TiledMma) else None
+    if special is not None:  # the exact mode: (d, a, b, c) of one k block, no atom
+        if ranks != (3, 2, 2, 3):
+            raise trace_error("gemm-rank", f"cute.gemm of D, A, B, C of ranks {ranks} in the "
+                              "m16n8-exact mode", "one k block per call: D/C (V,M,N), A (V,M), "
+                              "B (V,N)")
+        require("cute.gemm").emit(c.ExprStmt(c.Call(c.Id(special), tuple(
+            tensor_view(t) for t in (d, a, b, c_))), one_arg_per_line=True))
+        return
     require("cute.gemm").emit(c.ExprStmt(c.Call(c.Id("gemm"), (
         mma_atom.cxx(), *(tensor_view(t) for t in (d, a, b, c_)))), one_arg_per_line=True))

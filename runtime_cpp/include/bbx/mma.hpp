@@ -17,6 +17,7 @@
 #include "bbx/atom/mma_traits_amd.hpp"
 #include "bbx/atom/mma_atom.hpp"
 #include "bbx/atom/mma_dsl.hpp"
+#include "bbx/atom/mma_exact.hpp"
 #include "bbx/atom/copy_async.hpp"
 #include "bbx/atom/copy_mma.hpp"
 #include "bbx/atom/copy_ldmatrix.hpp"

@@ -10,10 +10,16 @@
 //     ds_swizzle bitmask mode (any other mask < 32);
 //   * up/down with width 16 and a compile-time delta: DPP row_shr / row_shl;
 //   * everything else: ds_bpermute (any lane of the wave).
+// Under lane renaming (Renamed = true, default BBX_LANE_RENAMING; platform/lane_renaming.hpp)
+// thread_idx().x, lane_idx()
+// and warp_idx() are logical; a shuffle's source is found among logical lanes and read from its
+// physical lane (a constant xor maps to the physical xor of pi: DPP / ds_swizzle when that stays
+// in 32 lanes, else ds_bpermute); a ballot's bits are gathered into logical lane order.
 #pragma once
 
 #include "bbx/config.hpp"
 #include "bbx/platform/common.hpp"
+#include "bbx/platform/lane_renaming.hpp"
 
 #if defined(BBX_HOST_STD)
 #  include <cstddef>
@@ -48,8 +54,10 @@ hipError_t hipGetDeviceCount(int* count);
 namespace bbx {
 namespace arch {
 
+template <bool Renamed = ::bbx::detail::lane_renaming>
 BBX_DEVICE dim3 thread_idx() {
-  return dim3(static_cast<int>(__builtin_amdgcn_workitem_id_x()),
+  // (renaming: x within each 64 consecutive x, a wave for 1-D blocks or blockDim.x % 64 == 0)
+  return dim3(::bbx::detail::logical_thread<Renamed>(static_cast<int>(__builtin_amdgcn_workitem_id_x())),
               static_cast<int>(__builtin_amdgcn_workitem_id_y()),
               static_cast<int>(__builtin_amdgcn_workitem_id_z()));
 }
@@ -78,15 +86,25 @@ namespace detail {
 BBX_DEVICE int wave_lane() {
   return static_cast<int>(__builtin_amdgcn_mbcnt_hi(~0u, __builtin_amdgcn_mbcnt_lo(~0u, 0u)));
 }
-BBX_DEVICE int linear_tid() {
-  const dim3 t = thread_idx();
+// The kernel's lane within the wave (logical under lane renaming).
+template <bool Renamed>
+BBX_DEVICE int logical_wave_lane() {
+  return Renamed ? exact_logical_lane(wave_lane()) : wave_lane();
+}
+// The physical lane that reads logical source lane `src` (a lane of the wave).
+template <bool Renamed>
+BBX_DEVICE int physical_src(int src) { return Renamed ? exact_physical_lane(src) : src; }
+BBX_DEVICE int linear_tid() {  // physical
+  const dim3 t = thread_idx<false>();
   return t.x + static_cast<int>(__builtin_amdgcn_workgroup_size_x()) *
                    (t.y + static_cast<int>(__builtin_amdgcn_workgroup_size_y()) * t.z);
 }
 }  // namespace detail
 
-BBX_DEVICE int lane_idx() { return detail::wave_lane() & 31; }
-BBX_DEVICE int warp_idx() { return detail::linear_tid() >> 5; }
+template <bool Renamed = ::bbx::detail::lane_renaming>
+BBX_DEVICE int lane_idx() { return detail::logical_wave_lane<Renamed>() & 31; }
+template <bool Renamed = ::bbx::detail::lane_renaming>
+BBX_DEVICE int warp_idx() { return ::bbx::detail::logical_thread<Renamed>(detail::linear_tid()) >> 5; }
 
 // Block barrier: make this thread's shared/global writes visible to the work-group, wait for
 // every wave, then acquire the others' writes.
@@ -137,89 +155,105 @@ BBX_DEVICE int xor_const(int mask, int v) {
 }
 }  // namespace detail
 
-template <class T>
+template <bool Renamed = ::bbx::detail::lane_renaming, class T>
 BBX_DEVICE T shuffle_sync(const T& v, int src_lane, int width = 32) {
-  const int src = ::bbx::detail::shfl_src_idx(detail::wave_lane(), src_lane, width);
+  const int src = detail::physical_src<Renamed>(::bbx::detail::shfl_src_idx(detail::logical_wave_lane<Renamed>(), src_lane, width));
   return detail::per_word(v, [src](int x) BBX_INLINE { return detail::bpermute(src, x); });
 }
 
-template <class T>
+template <bool Renamed = ::bbx::detail::lane_renaming, class T>
 BBX_DEVICE T shuffle_sync_bfly(const T& v, int lane_mask, int width = 32) {
   // A mask below 32 (and below the width) never leaves the caller's 32-lane half.
   if (__builtin_constant_p(lane_mask) && __builtin_constant_p(width) && lane_mask > 0 &&
       lane_mask < 32 && lane_mask < width) {
-    return detail::per_word(v, [lane_mask](int x) BBX_INLINE { return detail::xor_const(lane_mask, x); });
+    if constexpr (Renamed) {  // pi maps logical bits 0-4 to physical 4, 5, 0, 1, 2
+      const int pm = ((lane_mask & 3) << 4) | ((lane_mask >> 2) & 7);
+      if (pm < 32) return detail::per_word(v, [pm](int x) BBX_INLINE { return detail::xor_const(pm, x); });
+      const int src = detail::wave_lane() ^ pm;
+      return detail::per_word(v, [src](int x) BBX_INLINE { return detail::bpermute(src, x); });
+    } else {
+      return detail::per_word(v, [lane_mask](int x) BBX_INLINE { return detail::xor_const(lane_mask, x); });
+    }
   }
-  const int src = ::bbx::detail::shfl_src_xor(detail::wave_lane(), lane_mask, width);
+  const int src = detail::physical_src<Renamed>(::bbx::detail::shfl_src_xor(detail::logical_wave_lane<Renamed>(), lane_mask, width));
   return detail::per_word(v, [src](int x) BBX_INLINE { return detail::bpermute(src, x); });
 }
 
-template <class T>
+template <bool Renamed = ::bbx::detail::lane_renaming, class T>
 BBX_DEVICE T shuffle_sync_down(const T& v, int delta, int width = 32) {
   if (__builtin_constant_p(delta) && __builtin_constant_p(width) && width == 16 && delta > 0 &&
-      delta < 16) {  // DPP row_shl:delta; lanes whose source leaves the row keep their value
+      delta < 16 && !Renamed) {  // DPP row_shl:delta; lanes whose source leaves the row keep their value
     return detail::per_word(v, [delta](int x) BBX_INLINE {
       return detail::const_dispatch<1, 15>(
           delta, []<int D>(int y) BBX_INLINE { return __builtin_amdgcn_update_dpp(y, y, 0x100 + D, 0xF, 0xF, false); }, x);
     });
   }
-  const int src = ::bbx::detail::shfl_src_down(detail::wave_lane(), delta, width);
+  const int src = detail::physical_src<Renamed>(::bbx::detail::shfl_src_down(detail::logical_wave_lane<Renamed>(), delta, width));
   return detail::per_word(v, [src](int x) BBX_INLINE { return detail::bpermute(src, x); });
 }
 
-template <class T>
+template <bool Renamed = ::bbx::detail::lane_renaming, class T>
 BBX_DEVICE T shuffle_sync_up(const T& v, int delta, int width = 32) {
   if (__builtin_constant_p(delta) && __builtin_constant_p(width) && width == 16 && delta > 0 &&
-      delta < 16) {  // DPP row_shr:delta
+      delta < 16 && !Renamed) {  // DPP row_shr:delta
     return detail::per_word(v, [delta](int x) BBX_INLINE {
       return detail::const_dispatch<1, 15>(
           delta, []<int D>(int y) BBX_INLINE { return __builtin_amdgcn_update_dpp(y, y, 0x110 + D, 0xF, 0xF, false); }, x);
     });
   }
-  const int src = ::bbx::detail::shfl_src_up(detail::wave_lane(), delta, width);
+  const int src = detail::physical_src<Renamed>(::bbx::detail::shfl_src_up(detail::logical_wave_lane<Renamed>(), delta, width));
   return detail::per_word(v, [src](int x) BBX_INLINE { return detail::bpermute(src, x); });
 }
 
 // With the DSL's mask_and_clamp: a constant c that encodes a CUDA width takes that width's path
 // (DPP / ds_swizzle where it has one); any other c follows the PTX rule through ds_bpermute.
-template <::bbx::detail::shfl_mode Mode, class T, class WidthFn>
+template <::bbx::detail::shfl_mode Mode, bool Renamed, class T, class WidthFn>
 BBX_DEVICE T shuffle_clamped(const T& v, int b, mask_and_clamp c, WidthFn with_width) {
   // The DSL's default c for `up` (31) keeps every lane's own value (shfl_src_ptx): no exchange.
   if constexpr (Mode == ::bbx::detail::shfl_mode::up)
     if (c.c == 31) return v;
   if (__builtin_constant_p(c.c) && ::bbx::detail::shfl_width_of(Mode, c.c) != 0)
     return with_width(::bbx::detail::shfl_width_of(Mode, c.c));
-  const int lane = detail::wave_lane();
-  const int src = (lane & 32) + ::bbx::detail::shfl_src_ptx(Mode, lane & 31, b, c.c);
+  const int lane = detail::logical_wave_lane<Renamed>();
+  const int src = detail::physical_src<Renamed>((lane & 32) + ::bbx::detail::shfl_src_ptx(Mode, lane & 31, b, c.c));
   return detail::per_word(v, [src](int x) BBX_INLINE { return detail::bpermute(src, x); });
 }
-template <class T>
+template <bool Renamed = ::bbx::detail::lane_renaming, class T>
 BBX_DEVICE T shuffle_sync(const T& v, int b, mask_and_clamp c) {
-  return shuffle_clamped<::bbx::detail::shfl_mode::idx>(v, b, c, [&](int w) BBX_INLINE { return shuffle_sync(v, b, w); });
+  return shuffle_clamped<::bbx::detail::shfl_mode::idx, Renamed>(v, b, c, [&](int w) BBX_INLINE { return shuffle_sync<Renamed>(v, b, w); });
 }
-template <class T>
+template <bool Renamed = ::bbx::detail::lane_renaming, class T>
 BBX_DEVICE T shuffle_sync_up(const T& v, int b, mask_and_clamp c) {
-  return shuffle_clamped<::bbx::detail::shfl_mode::up>(v, b, c, [&](int w) BBX_INLINE { return shuffle_sync_up(v, b, w); });
+  return shuffle_clamped<::bbx::detail::shfl_mode::up, Renamed>(v, b, c, [&](int w) BBX_INLINE { return shuffle_sync_up<Renamed>(v, b, w); });
 }
-template <class T>
+template <bool Renamed = ::bbx::detail::lane_renaming, class T>
 BBX_DEVICE T shuffle_sync_down(const T& v, int b, mask_and_clamp c) {
-  return shuffle_clamped<::bbx::detail::shfl_mode::down>(v, b, c, [&](int w) BBX_INLINE { return shuffle_sync_down(v, b, w); });
+  return shuffle_clamped<::bbx::detail::shfl_mode::down, Renamed>(v, b, c, [&](int w) BBX_INLINE { return shuffle_sync_down<Renamed>(v, b, w); });
 }
-template <class T>
+template <bool Renamed = ::bbx::detail::lane_renaming, class T>
 BBX_DEVICE T shuffle_sync_bfly(const T& v, int b, mask_and_clamp c) {
-  return shuffle_clamped<::bbx::detail::shfl_mode::bfly>(v, b, c, [&](int w) BBX_INLINE { return shuffle_sync_bfly(v, b, w); });
+  return shuffle_clamped<::bbx::detail::shfl_mode::bfly, Renamed>(v, b, c, [&](int w) BBX_INLINE { return shuffle_sync_bfly<Renamed>(v, b, w); });
 }
 
 // Bit i = predicate of lane i of the caller's 32-lane half-wave.
+template <bool Renamed = ::bbx::detail::lane_renaming>
 BBX_DEVICE unsigned vote_ballot(bool pred) {
   const unsigned long long b = __builtin_amdgcn_ballot_w64(pred);
+  if constexpr (Renamed)
+    return ::bbx::detail::logical_warp_bits(b, detail::logical_wave_lane<true>() >> 5);
   return static_cast<unsigned>(b >> (detail::wave_lane() & 32));
 }
-BBX_DEVICE bool vote_any(bool pred) { return vote_ballot(pred) != 0u; }
+template <bool Renamed = ::bbx::detail::lane_renaming>
+BBX_DEVICE bool vote_any(bool pred) { return vote_ballot<Renamed>(pred) != 0u; }
+template <bool Renamed = ::bbx::detail::lane_renaming>
+BBX_DEVICE unsigned active_lanes() {  // the caller's warp's active lanes, in its lane order
+  if constexpr (Renamed)
+    return ::bbx::detail::logical_warp_bits(__builtin_amdgcn_read_exec(), detail::logical_wave_lane<true>() >> 5);
+  return static_cast<unsigned>(__builtin_amdgcn_read_exec() >> (detail::wave_lane() & 32));
+}
+template <bool Renamed = ::bbx::detail::lane_renaming>
 BBX_DEVICE bool vote_all(bool pred) {
-  const unsigned active =
-      static_cast<unsigned>(__builtin_amdgcn_read_exec() >> (detail::wave_lane() & 32));
-  return vote_ballot(pred) == active;
+  return vote_ballot<Renamed>(pred) == active_lanes<Renamed>();
 }
 
 // Atomics (relaxed, device scope; on generic pointers, so global and shared both work).

@@ -13,6 +13,7 @@
 
 #include "bbx/config.hpp"
 #include "bbx/platform/common.hpp"
+#include "bbx/platform/lane_renaming.hpp"
 #include "bbx/platform/cpu/fiber.hpp"
 #include "bbx/platform/cpu/sim.hpp"
 #include "bbx/platform/cpu/check.hpp"
@@ -101,13 +102,43 @@ void launch(Kernel kernel, sim::LaunchGrid grid, dim3 block, std::size_t smem_by
 
 namespace arch {
 
-inline dim3 thread_idx() { return sim::detail::cur("thread_idx").idx; }
+namespace detail {
+// The kernel's linear thread id: the simulator's thread slot is the physical lane, renamed to
+// the logical one under BBX_LANE_RENAMING (platform/lane_renaming.hpp, whose preconditions are
+// checked here).
+template <bool Renamed = ::bbx::detail::lane_renaming>
+inline int logical_tid(sim::detail::Thread& t, const char* what) {
+  if constexpr (!Renamed) {
+    return t.tid;
+  } else {
+    const auto& b = *t.blk;
+    if (b.wave != 64 || b.nthreads % 64 != 0 || (b.bdim.x % 64 != 0 && (b.bdim.y != 1 || b.bdim.z != 1)))
+      sim::kernel_error(std::string(what) + ": lane renaming (the m16n8-exact MMA mode) needs 64-lane waves, "
+                        "whole waves and a 1-D block or blockDim.x % 64 == 0");
+    return bbx::detail::logical_thread<true>(t.tid);
+  }
+}
+}  // namespace detail
+
+template <bool Renamed = ::bbx::detail::lane_renaming>
+inline dim3 thread_idx() {
+  auto& t = sim::detail::cur("thread_idx");
+  if constexpr (!Renamed) {
+    return t.idx;
+  } else {
+    const int i = detail::logical_tid<true>(t, "thread_idx");
+    const dim3 bd = t.blk->bdim;
+    return dim3(i % bd.x, (i / bd.x) % bd.y, i / (bd.x * bd.y));
+  }
+}
 inline dim3 block_idx() { return sim::detail::cur("block_idx").blk->bidx; }
 inline dim3 block_dim() { return sim::detail::cur("block_dim").blk->bdim; }
 inline dim3 grid_dim() { return sim::detail::cur("grid_dim").blk->gdim; }
 // Lane within the DSL's logical 32-lane warp and the warp's index in the block.
-inline int lane_idx() { return sim::detail::cur("lane_idx").tid & 31; }
-inline int warp_idx() { return sim::detail::cur("warp_idx").tid >> 5; }
+template <bool Renamed = ::bbx::detail::lane_renaming>
+inline int lane_idx() { return detail::logical_tid<Renamed>(sim::detail::cur("lane_idx"), "lane_idx") & 31; }
+template <bool Renamed = ::bbx::detail::lane_renaming>
+inline int warp_idx() { return detail::logical_tid<Renamed>(sim::detail::cur("warp_idx"), "warp_idx") >> 5; }
 inline int wavefront_size() {
   sim::detail::Thread* t = sim::detail::tl_thread;
   return t ? t->blk->wave : sim::config().wave_size;
@@ -137,7 +168,7 @@ struct ShflIn {
   int src;
 };
 
-template <class T, class SrcFn>
+template <bool Renamed, class T, class SrcFn>
 inline T shuffle_impl(const T& v, int width, SrcFn src_of, const char* what,
                       const std::source_location& loc) {
   static_assert(std::is_trivially_copyable_v<T> && (sizeof(T) <= 8),
@@ -147,9 +178,17 @@ inline T shuffle_impl(const T& v, int width, SrcFn src_of, const char* what,
     sim::kernel_error(std::string(what) + ": width " + std::to_string(width) +
                       " is not a power of two in [1, 64]");
   auto& t = sim::detail::cur(what);
-  const int group = width == 64 ? 64 : 32;
-  const int lane = t.tid & (group - 1);
-  const ShflIn<T> in{v, src_of(lane)};
+  // Under lane renaming a logical warp is spread over its wave: exchange over the wave, the
+  // source found among logical lanes and read from its physical lane.
+  const int group = width == 64 || Renamed ? 64 : 32;
+  int src = 0;
+  if constexpr (Renamed) {
+    const int l = logical_tid<true>(t, what) & 63;
+    src = exact_physical_lane(width == 64 ? src_of(l) : (l & 32) + src_of(l & 31));
+  } else {
+    src = src_of(t.tid & (group - 1));
+  }
+  const ShflIn<T> in{v, src};
   return sim::wave_collective<ShflIn<T>, T>(
       in, group,
       [what](const ShflIn<T>* const* ins, T* const* outs, int n) {
@@ -169,41 +208,41 @@ inline T shuffle_impl(const T& v, int width, SrcFn src_of, const char* what,
 }
 }  // namespace detail
 
-template <class T>
+template <bool Renamed = ::bbx::detail::lane_renaming, class T>
 inline T shuffle_sync(const T& v, int src_lane, int width = 32,
                       std::source_location loc = std::source_location::current()) {
-  return detail::shuffle_impl(
+  return detail::shuffle_impl<Renamed>(
       v, width, [=](int lane) { return bbx::detail::shfl_src_idx(lane, src_lane, width); },
       "shuffle_sync", loc);
 }
-template <class T>
+template <bool Renamed = ::bbx::detail::lane_renaming, class T>
 inline T shuffle_sync_bfly(const T& v, int lane_mask, int width = 32,
                            std::source_location loc = std::source_location::current()) {
-  return detail::shuffle_impl(
+  return detail::shuffle_impl<Renamed>(
       v, width, [=](int lane) { return bbx::detail::shfl_src_xor(lane, lane_mask, width); },
       "shuffle_sync_bfly", loc);
 }
-template <class T>
+template <bool Renamed = ::bbx::detail::lane_renaming, class T>
 inline T shuffle_sync_down(const T& v, int delta, int width = 32,
                            std::source_location loc = std::source_location::current()) {
-  return detail::shuffle_impl(
+  return detail::shuffle_impl<Renamed>(
       v, width, [=](int lane) { return bbx::detail::shfl_src_down(lane, delta, width); },
       "shuffle_sync_down", loc);
 }
-template <class T>
+template <bool Renamed = ::bbx::detail::lane_renaming, class T>
 inline T shuffle_sync_up(const T& v, int delta, int width = 32,
                          std::source_location loc = std::source_location::current()) {
-  return detail::shuffle_impl(
+  return detail::shuffle_impl<Renamed>(
       v, width, [=](int lane) { return bbx::detail::shfl_src_up(lane, delta, width); },
       "shuffle_sync_up", loc);
 }
 
 // With the DSL's mask_and_clamp (PTX semantics within the caller's 32-lane warp).
 #define BBX_SIM_SHUFFLE_CLAMPED(NAME, MODE)                                                      \
-  template <class T>                                                                             \
+  template <bool Renamed = ::bbx::detail::lane_renaming, class T>                               \
   inline T NAME(const T& v, int b, mask_and_clamp c,                                             \
                 std::source_location loc = std::source_location::current()) {                    \
-    return detail::shuffle_impl(                                                                 \
+    return detail::shuffle_impl<Renamed>(                                                        \
         v, 32, [=](int lane) { return bbx::detail::shfl_src_ptx(MODE, lane, b, c.c); }, #NAME, loc); \
   }
 BBX_SIM_SHUFFLE_CLAMPED(shuffle_sync, bbx::detail::shfl_mode::idx)
@@ -213,8 +252,22 @@ BBX_SIM_SHUFFLE_CLAMPED(shuffle_sync_bfly, bbx::detail::shfl_mode::bfly)
 #undef BBX_SIM_SHUFFLE_CLAMPED
 
 // Bit i = predicate of lane i of the caller's 32-lane warp (lanes past the end of the block: 0).
+template <bool Renamed = ::bbx::detail::lane_renaming>
 inline std::uint32_t vote_ballot(bool pred,
                                  std::source_location loc = std::source_location::current()) {
+  if constexpr (Renamed) {  // the wave's bits, then the caller's logical warp's
+    detail::logical_tid<true>(sim::detail::cur("vote_ballot"), "vote_ballot");
+    return sim::wave_collective<bool, std::uint32_t>(
+        pred, 64,
+        [](const bool* const* ins, std::uint32_t* const* outs, int n) {
+          unsigned long long m = 0;
+          for (int i = 0; i < n; ++i)
+            if (ins[i] && *ins[i]) m |= 1ull << i;
+          for (int i = 0; i < n; ++i)
+            if (outs[i]) *outs[i] = bbx::detail::logical_warp_bits(m, exact_logical_lane(i) >> 5);
+        },
+        "vote_ballot", loc);
+  }
   return sim::wave_collective<bool, std::uint32_t>(
       pred, 32,
       [](const bool* const* ins, std::uint32_t* const* outs, int n) {
@@ -226,15 +279,17 @@ inline std::uint32_t vote_ballot(bool pred,
       },
       "vote_ballot", loc);
 }
+template <bool Renamed = ::bbx::detail::lane_renaming>
 inline bool vote_any(bool pred, std::source_location loc = std::source_location::current()) {
-  return vote_ballot(pred, loc) != 0;
+  return vote_ballot<Renamed>(pred, loc) != 0;
 }
+template <bool Renamed = ::bbx::detail::lane_renaming>
 inline bool vote_all(bool pred, std::source_location loc = std::source_location::current()) {
   auto& t = sim::detail::cur("vote_all");
-  const int base = t.tid & ~31;
+  const int base = detail::logical_tid<Renamed>(t, "vote_all") & ~31;
   const int n = std::min(32, t.blk->nthreads - base);
   const std::uint32_t present = n == 32 ? 0xffffffffu : ((1u << n) - 1u);
-  return vote_ballot(pred, loc) == present;
+  return vote_ballot<Renamed>(pred, loc) == present;
 }
 
 // Atomics return the old value (relaxed ordering, device scope). All fibers of a block share one

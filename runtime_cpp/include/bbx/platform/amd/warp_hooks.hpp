@@ -11,25 +11,25 @@
 
 namespace bbx::arch {
 
-BBX_DEVICE unsigned activemask() {
-  return static_cast<unsigned>(__builtin_amdgcn_read_exec() >> (detail::wave_lane() & 32));
-}
+template <bool Renamed = ::bbx::detail::lane_renaming>
+BBX_DEVICE unsigned activemask() { return active_lanes<Renamed>(); }
 // The wave's lanes run in lockstep: order the LDS and memory accesses around the point.
 BBX_DEVICE void sync_warp() {
   __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
   __builtin_amdgcn_wave_barrier();
   __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
 }
+template <bool Renamed = ::bbx::detail::lane_renaming>
 BBX_DEVICE bool vote_uni(bool pred) {
-  const unsigned b = vote_ballot(pred);
-  return b == 0u || b == activemask();
+  const unsigned b = vote_ballot<Renamed>(pred);
+  return b == 0u || b == activemask<Renamed>();
 }
 
-template <class Kind, bool Abs = false, bool NaN = false, class T>
+template <class Kind, bool Abs = false, bool NaN = false, bool Renamed = ::bbx::detail::lane_renaming, class T>
 BBX_DEVICE T warp_redux_sync(T v) {
   v = detail::redux_input<Abs>(v);
   BBX_UNROLL
-  for (int m = 16; m >= 1; m >>= 1) v = detail::redux_combine<Kind, NaN>(v, shuffle_sync_bfly(v, m));
+  for (int m = 16; m >= 1; m >>= 1) v = detail::redux_combine<Kind, NaN>(v, shuffle_sync_bfly<Renamed>(v, m));
   return v;
 }
 

@@ -24,6 +24,8 @@ template <bool All, class T>
 inline match_out<T> match_sync_sim(T const& v, std::source_location const& loc) {
   static_assert(std::is_trivially_copyable_v<T> && (sizeof(T) == 4 || sizeof(T) == 8),
                 "match_sync: a 32- or 64-bit value");
+  static_assert(!bbx::detail::lane_renaming || sizeof(T) == 0,
+                "match_sync is not available under lane renaming (the m16n8-exact MMA mode) yet");
   return sim::wave_collective<T, match_out<T>>(
       v, 32,
       [](const T* const* ins, match_out<T>* const* outs, int n) BBX_INLINE {

@@ -292,6 +292,13 @@ class CompiledFunction:
             validate(spec, values[name], name)
         return self.launcher({n: values[n] for n in names})
 
+    def export_to_c(self, file_path: str, file_name: str, function_prefix: str) -> None:
+        """Writes `<file_path>/<file_name>.h` (the C API) and `.o` (its entry points) for this
+        specialization (bbx.runtime.aot_export); `cute.runtime.load_module` loads the object."""
+        from .aot_export import export_compiled  # (aot_export builds through the dispatcher)
+
+        export_compiled(self, file_path, file_name, function_prefix)
+
     def call_signature(self) -> inspect.Signature:
         """The compiled function's parameters as a caller passes them (``self`` bound)."""
         signature = self.function.signature

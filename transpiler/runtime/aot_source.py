@@ -138,7 +138,7 @@ def _tensor_struct(export: Export, name: str, spec: TensorSpec) -> list[str]:
              f" *   dynamic_shapes  = the extents of modes {shapes} (in that order)",
              f" *   dynamic_strides = the strides of modes {strides}",
              f" * data: {spec.align}-byte aligned"
-             + (f"; offsets must fit 32 bits" if spec.index_bits == 32 else "") + ". */",
+             + ("; offsets must fit 32 bits" if spec.index_bits == 32 else "") + ". */",
              "typedef struct {", "  void* data;"]
     if shapes:
         lines.append(f"  int64_t dynamic_shapes[{len(shapes)}];")
@@ -213,8 +213,8 @@ def _tensor_setup(index: int, name: str, spec: TensorSpec) -> list[str]:
             if d.divisibility > 1:
                 lines.append(
                     f"    if (t.{field}[{mode}] % {d.divisibility} != 0) return bbx_aot_fail("
-                    f"module->error, \"argument '{name}': {field} of mode {mode} is %lld, which the "
-                    f"specialization assumes divisible by {d.divisibility}\", "
+                    f"module->error, \"argument '{name}': {field} of mode {mode} is %lld, "
+                    f"which the specialization assumes divisible by {d.divisibility}\", "
                     f"(long long)t.{field}[{mode}]);")
     lines.append(f"    if (!bbx_aot_tensor_fits(module->error, \"{name}\", t, {spec.rank}, "
                  f"{info.size}, {spec.align}, {'true' if spec.index_bits == 32 else 'false'})) "

@@ -224,7 +224,7 @@ class Dispatcher:
             return open_specialization(entry.artifact(entry.manifest["extension"]))
         except DeviceUnavailable as exc:
             raise DeviceUnavailable(f"bbx: {label} cannot run on target {target.name} here: "
-                                    f"{exc}") from None
+                                    f"{exc}", target) from None
 
 
 @dataclass(frozen=True)

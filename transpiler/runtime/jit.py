@@ -39,6 +39,7 @@ from .argspec import (
 )
 from .argspec import from_value as spec_of_value
 from .constexpr_values import ConstexprTypeError, Expected, checked, expected_type
+from .native import DeviceUnavailable
 from .tensor_input import UnsupportedTensor
 
 Launcher = Callable[[dict[str, Any]], Any]
@@ -219,9 +220,28 @@ class JitFunction(_Decorated):
 
     def compile(self, bound_self: Any, args: tuple[Any, ...],
                 kwargs: dict[str, Any]) -> CompiledFunction:
+        """The specialization, built; as the DSL compiles without a GPU, one that cannot run
+        in this process (no GPU of its target) raises when it is called, and can still be
+        exported (`CompiledFunction.export_to_c`)."""
         bound_self, specs, values = self.specialize(bound_self, args, kwargs)
-        launcher = get_dispatcher()(self, bound_self, specs, values)
+        launcher: Launcher
+        try:
+            launcher = get_dispatcher()(self, bound_self, specs, values)
+        except DeviceUnavailable as exc:
+            launcher = _Unavailable(exc)
         return CompiledFunction(self, bound_self, specs, launcher)
+
+
+class _Unavailable:
+    """The launcher of a specialization built for a target this process cannot run."""
+
+    checked = True  # no C fast path
+
+    def __init__(self, error: DeviceUnavailable) -> None:
+        self.error, self.target = error, error.target
+
+    def __call__(self, values: dict[str, Any]) -> Any:
+        raise DeviceUnavailable(str(self.error), self.target)
 
 
 class BoundJit:

@@ -140,7 +140,7 @@ class ExportedFunction:
                     raise ArgumentRefused(f"{self.prefix}(...) without argument {name!r}",
                                           f"the export takes: {', '.join(names)}",
                                           user_frame())
-                values[name] = 0  # the default stream
+                values[name] = None  # the default stream
             try:
                 validate(self.specs[name], values[name], name)
             except ArgumentError as exc:

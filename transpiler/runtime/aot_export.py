@@ -65,7 +65,7 @@ def export_compiled(compiled: CompiledFunction, file_path: str | Path, file_name
                     target.name, source.specs, file_name)
     header = directory / f"{file_name}.h"
     obj = directory / f"{file_name}.o"
-    header.write_text(header_text(export, __version__))
+    header.write_text(header_text(export, __version__, target.object_link_flags()))
     with tempfile.TemporaryDirectory(prefix="bbx-export-") as temp:
         staging = Path(temp)
         files = {}

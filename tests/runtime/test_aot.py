@@ -249,3 +249,67 @@ def test_the_export_tutorials_in_sequence(tmp_path: Path, cache: Path) -> None:
     ran = _bbx_run(tmp_path / "load_matching.py", tmp_path, cache)
     assert ran.returncode == 0, ran.stdout
     assert ran.stdout.count("a: (16,10):(10,1) = (") == 2, ran.stdout
+
+
+TWO_SPECIALIZATIONS = '''
+import sys
+import torch
+import cutlass
+import cutlass.cute as cute
+from cutlass.cute.runtime import from_dlpack
+
+
+@cute.kernel
+def shift_kernel(x: cute.Tensor, out: cute.Tensor, k: cutlass.Constexpr):
+    i, _, _ = cute.arch.thread_idx()
+    if i < x.shape[0]:
+        out[i] = x[i] + k
+
+
+@cute.jit
+def shift(x: cute.Tensor, out: cute.Tensor, k: cutlass.Constexpr):
+    shift_kernel(x, out, k).launch(grid=(1, 1, 1), block=(64, 1, 1))
+
+
+directory, first, second = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+x = torch.rand(40)
+for prefix, k in (("first", first), ("second", second)):
+    compiled = cute.compile(shift, from_dlpack(x), from_dlpack(x), k)
+    compiled.export_to_c(file_path=directory, file_name=prefix, function_prefix=prefix)
+'''
+
+CALL_BOTH = '''
+import sys
+import torch
+import cutlass.cute as cute
+
+module = cute.runtime.load_module(sys.argv[1])
+x = torch.load(sys.argv[2])
+for prefix in ("first", "second"):
+    out = torch.empty_like(x)
+    getattr(module, prefix)(x, out)
+    torch.save(out, f"{sys.argv[3]}/{prefix}.pt")
+'''
+
+
+def test_two_specializations_of_one_kernel_link_into_one_library(cache: Path,
+                                                                  tmp_path: Path) -> None:
+    """The same kernel traced with two Constexpr values has the same C++ name and types in
+    both objects; each export's generated code is its own, so the library runs both."""
+    rng = random.Random()
+    first, second = rng.sample(range(1, 100), 2)
+    (tmp_path / "export_two.py").write_text(TWO_SPECIALIZATIONS)
+    proc = _bbx_run(tmp_path / "export_two.py", tmp_path, cache, str(tmp_path), str(first),
+                    str(second))
+    assert proc.returncode == 0, proc.stdout
+    library = tmp_path / "libboth.so"
+    subprocess.run(["g++", "-shared", "-o", str(library), str(tmp_path / "first.o"),
+                    str(tmp_path / "second.o")], check=True)
+    x = torch.rand(40)
+    torch.save(x, tmp_path / "x.pt")
+    (tmp_path / "call_both.py").write_text(CALL_BOTH)
+    ran = _bbx_run(tmp_path / "call_both.py", tmp_path, cache, str(library),
+                   str(tmp_path / "x.pt"), str(tmp_path))
+    assert ran.returncode == 0, ran.stdout
+    torch.testing.assert_close(torch.load(tmp_path / "first.pt"), x + first)
+    torch.testing.assert_close(torch.load(tmp_path / "second.pt"), x + second)

@@ -152,7 +152,7 @@ path, inputs, output = sys.argv[1:4]
 x, y, alpha = torch.load(inputs)
 out = torch.empty_like(x)
 module = cute.runtime.load_module(path)
-module.axpy(x, y, out, cutlass.Float32(alpha))
+module["axpy"](x, y, out, cutlass.Float32(alpha))
 torch.save(out, output)
 """
 
@@ -313,3 +313,18 @@ def test_two_specializations_of_one_kernel_link_into_one_library(cache: Path,
     assert ran.returncode == 0, ran.stdout
     torch.testing.assert_close(torch.load(tmp_path / "first.pt"), x + first)
     torch.testing.assert_close(torch.load(tmp_path / "second.pt"), x + second)
+
+
+def test_a_function_the_module_does_not_export_is_a_located_error(exported: Path, cache: Path,
+                                                                  tmp_path: Path) -> None:
+    (tmp_path / "missing.py").write_text(textwrap.dedent(f"""
+        import cutlass.cute as cute
+
+        module = cute.runtime.load_module({str(exported / "axpy.o")!r})
+        assert not hasattr(module, "axpby")
+        module.axpby
+    """))
+    proc = _bbx_run(tmp_path / "missing.py", tmp_path, cache)
+    assert proc.returncode == 1, proc.stdout
+    assert "missing.py:6:1: error: 'axpby' of module" in proc.stdout, proc.stdout
+    assert "it exports: axpy" in proc.stdout and "Traceback" not in proc.stdout

@@ -59,6 +59,10 @@ def load_module(path: str | Path) -> ExportedModule:
     return ExportedModule(str(path), functions)
 
 
+class NotExported(LoadError, AttributeError):
+    """A function the module does not export (located at the user's line)."""
+
+
 class ExportedModule:
     """The exported functions of one file, as attributes named by their prefixes."""
 
@@ -70,9 +74,15 @@ class ExportedModule:
         functions = self.__dict__.get("functions", {})
         if name in functions:
             return functions[name]
-        raise AttributeError(
-            f"bbx: module {self.__dict__.get('path')!r} exports no function {name!r} (it "
-            f"exports: {', '.join(sorted(functions)) or 'none'})")
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise NotExported(f"{name!r} of module {self.__dict__.get('path')!r}",
+                          f"it exports no such function (it exports: "
+                          f"{', '.join(sorted(functions)) or 'none'})")
+
+    def __getitem__(self, name: str) -> ExportedFunction:
+        """`module["prefix"]`, as the DSL's module allows."""
+        return self.__getattr__(name)
 
     def __dir__(self) -> list[str]:
         return sorted({*super().__dir__(), *self.functions})

@@ -25,10 +25,10 @@ CORPUS = Path(os.environ.get("BBX_CUTLASS_CORPUS",
 TUTORIALS = CORPUS / "dsl_tutorials" / "export"
 
 
-def _bbx_run(script: Path, cwd: Path, cache: Path, *args: str,
-             target: str = "cpu") -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "BBX_STAGED": "1", "BBX_TARGET": target, "BBX_CACHE_DIR": str(cache),
-           "PYTHONPATH": str(cwd)}
+def _bbx_run(script: Path, cwd: Path, cache: Path, *args: str, target: str = "cpu",
+             staged: bool = True) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "BBX_STAGED": "1" if staged else "0", "BBX_TARGET": target,
+           "BBX_CACHE_DIR": str(cache), "PYTHONPATH": str(cwd)}
     return subprocess.run([sys.executable, "-m", "bbx.cli", "run", str(script), *args],
                           cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                           text=True, timeout=900)
@@ -328,3 +328,16 @@ def test_a_function_the_module_does_not_export_is_a_located_error(exported: Path
     assert proc.returncode == 1, proc.stdout
     assert "missing.py:6:1: error: 'axpby' of module" in proc.stdout, proc.stdout
     assert "it exports: axpy" in proc.stdout and "Traceback" not in proc.stdout
+
+
+def test_an_export_of_the_translated_module(cache: Path, tmp_path: Path) -> None:
+    """Without staged execution the object is built from the module's translation."""
+    proc = _bbx_run(EXAMPLE / "export_axpy.py", tmp_path, cache, str(tmp_path), staged=False)
+    assert proc.returncode == 0, proc.stdout
+    x, y, alpha = _inputs(tmp_path)
+    torch.save((x, y, alpha), tmp_path / "inputs.pt")
+    (tmp_path / "loader.py").write_text(LOADER)
+    ran = _bbx_run(tmp_path / "loader.py", tmp_path, cache, str(tmp_path / "axpy.o"),
+                   str(tmp_path / "inputs.pt"), str(tmp_path / "out.pt"), staged=False)
+    assert ran.returncode == 0, ran.stdout
+    torch.testing.assert_close(torch.load(tmp_path / "out.pt"), alpha * x + y)

@@ -42,7 +42,8 @@ class ExportError(HostApiError):
 def export_compiled(compiled: CompiledFunction, file_path: str | Path, file_name: str,
                     function_prefix: str) -> tuple[Path, Path]:
     """Writes the header and the object; returns their paths."""
-    from .dispatch import installed
+    from .dispatch import Dispatcher, installed
+    from .jit import get_dispatcher
 
     name = compiled.function.__qualname__
     if not _IDENTIFIER.fullmatch(function_prefix):
@@ -59,13 +60,14 @@ def export_compiled(compiled: CompiledFunction, file_path: str | Path, file_name
                           "no such directory (create it first, as the DSL requires)")
     target = getattr(compiled.launcher, "target", None) or default_target()
     assert isinstance(target, Backend)
-    source = installed().unit_source(compiled.function, compiled.bound_self, compiled.specs,
+    current = get_dispatcher()  # (the one that built the compiled function)
+    dispatcher = current if isinstance(current, Dispatcher) else installed()
+    source = dispatcher.unit_source(compiled.function, compiled.bound_self, compiled.specs,
                                      target)
     export = Export(function_prefix, name, Path(compiled.function.source_file).name,
                     target.name, source.specs, file_name)
     header = directory / f"{file_name}.h"
     obj = directory / f"{file_name}.o"
-    header.write_text(header_text(export, __version__, target.object_link_flags()))
     with tempfile.TemporaryDirectory(prefix="bbx-export-") as temp:
         staging = Path(temp)
         files = {}
@@ -73,9 +75,11 @@ def export_compiled(compiled: CompiledFunction, file_path: str | Path, file_name
             files[module_name] = staging / module_name
             files[module_name].write_text(text)
         (staging / "unit.cpp").write_text(source.unit.text)
+        header_source = header_text(export, __version__, target.object_link_flags())
+        (staging / header.name).write_text(header_source)
         entry = staging / f"{file_name}.export.cpp"
         entry.write_text(entry_text(export, "unit.cpp", __version__))
-        includes = [f"-I{include_dir()}", f"-I{staging}", f"-I{directory.resolve()}"]
+        includes = [f"-I{include_dir()}", f"-I{staging}"]
         try:
             command = target.object_command(entry, obj, includes, target.unit_opt())
         except ToolMissing as exc:
@@ -86,6 +90,7 @@ def export_compiled(compiled: CompiledFunction, file_path: str | Path, file_name
         except BuildError as exc:
             raise ExportError(f"exporting {name} for target {target.name}",
                               f"the object did not build:\n{exc.output}") from None
+    header.write_text(header_source)  # (only with its object)
     return header, obj
 
 

@@ -215,6 +215,14 @@ def test_a_gfx942_export_builds_here_and_refuses_to_load_without_a_gpu(tmp_path:
     sections = subprocess.run(["objdump", "-h", str(tmp_path / "axpy.o")], capture_output=True,
                               text=True).stdout
     assert ".hip_fatbin" in sections
+    bundler = shutil.which("clang-offload-bundler-22") or shutil.which("clang-offload-bundler")
+    if bundler:  # the embedded bundle holds the gfx942 code object
+        fatbin = tmp_path / "fatbin.bin"
+        subprocess.run(["objcopy", "-O", "binary", "--only-section=.hip_fatbin",
+                        str(tmp_path / "axpy.o"), str(fatbin)], check=True)
+        listed = subprocess.run([bundler, "--list", "--type=o", f"--input={fatbin}"],
+                                capture_output=True, text=True).stdout
+        assert "hipv4-amdgcn-amd-amdhsa--gfx942" in listed, listed
     (tmp_path / "load.py").write_text(textwrap.dedent(f"""
         import cutlass.cute as cute
         cute.runtime.load_module({str(tmp_path / "axpy.o")!r})
@@ -341,3 +349,19 @@ def test_an_export_of_the_translated_module(cache: Path, tmp_path: Path) -> None
                    str(tmp_path / "inputs.pt"), str(tmp_path / "out.pt"), staged=False)
     assert ran.returncode == 0, ran.stdout
     torch.testing.assert_close(torch.load(tmp_path / "out.pt"), alpha * x + y)
+
+
+@pytest.mark.skipif(shutil.which(os.environ.get("BBX_NVCC", "nvcc")) is None,
+                    reason="no nvcc")
+def test_a_cuda_export_is_an_nvcc_object_with_device_code(tmp_path: Path, cache: Path) -> None:
+    """Built here (no GPU needed): host code launching through the CUDA runtime, with the
+    sm_90 device code in nvcc's fat binary. Running it needs an NVIDIA GPU."""
+    proc = _bbx_run(EXAMPLE / "export_axpy.py", tmp_path, cache, str(tmp_path), target="cuda")
+    assert proc.returncode == 0, proc.stdout
+    sections = subprocess.run(["objdump", "-h", str(tmp_path / "axpy.o")], capture_output=True,
+                              text=True).stdout
+    assert ".nv_fatbin" in sections
+    symbols = subprocess.run(["nm", str(tmp_path / "axpy.o")], capture_output=True,
+                             text=True).stdout
+    assert " U cudaLaunchKernel" in symbols and " T cute_dsl_axpy_wrapper" in symbols
+    assert " R bbx_aot_cuda__axpy" in symbols

@@ -40,6 +40,7 @@ from .argspec import (
 )
 from .builder import UnitBuild, build_unit
 from .cache import BuildCache, specialization_key
+from .checks import ShapeGroup
 from .dtypes import dtype as dtype_info
 from .fingerprint import header_library_hash
 from .launch import KernelError, Launcher
@@ -143,8 +144,20 @@ class Dispatcher:
 
     def _specialize(self, fn: jit.JitFunction, bound_self: Any, specs: dict[str, ArgSpec],
                     target: Backend) -> Launcher | SequenceLauncher:
+        source = self.unit_source(fn, bound_self, specs, target)
+        address = self._build(source.unit, source.generated, target, source.label,
+                              source.arguments)
+        launcher = Launcher(address, source.specs, target, source.label, source.generated,
+                            source.shape_groups)
+        return (SequenceLauncher(launcher, source.sequences) if source.sequences
+                else launcher)
+
+    def unit_source(self, fn: jit.JitFunction, bound_self: Any, specs: dict[str, ArgSpec],
+                    target: Backend) -> UnitSource:
+        """What the specialization of `fn` for `specs` on `target` is built from: by staged
+        execution (`BBX_STAGED=1`) or from the module's translation."""
         if settings.enabled("BBX_STAGED"):
-            return self._specialize_staged(fn, bound_self, specs, target)
+            return self._staged_source(fn, bound_self, specs, target)
         call = prepare_call(fn, bound_self, specs, lambda t: find_function(t, fn))
         translation, info, specs = call.translation, call.info, call.specs
         hip_name = f"{Path(translation.path).stem}.hip"
@@ -155,14 +168,11 @@ class Dispatcher:
         assert translation.text is not None
         generated = {hip_name: translation.text, **dependency_texts(translation)}
         _emit(generated)
-        address = self._build(unit, generated, target, label, arguments)
-        launcher = Launcher(address, specs, target, label, generated,
-                            lambda: infer_shape_groups(translation, info, specs))
-        return SequenceLauncher(launcher, call.sequences) if call.sequences else launcher
+        return UnitSource(unit, generated, label, arguments, specs, call.sequences,
+                          lambda: infer_shape_groups(translation, info, specs))
 
-    def _specialize_staged(self, fn: jit.JitFunction, bound_self: Any,
-                           specs: dict[str, ArgSpec],
-                           target: Backend) -> Launcher | SequenceLauncher:
+    def _staged_source(self, fn: jit.JitFunction, bound_self: Any, specs: dict[str, ArgSpec],
+                       target: Backend) -> UnitSource:
         """The specialization built by staged execution (bbx.runtime.staged). A sequence
         argument is a Python list or tuple of proxies while tracing; its elements are
         parameters of their own (`argspec.flatten`), passed by a SequenceLauncher."""
@@ -178,9 +188,7 @@ class Dispatcher:
         generated = {hip_name: module.text}
         _emit({f"{Path(fn.source_file).stem}.{fn.__qualname__}.{module.sha256[:8]}.hip":
                module.text})
-        address = self._build(unit, generated, target, label, arguments)
-        launcher = Launcher(address, flat, target, label, generated)
-        return SequenceLauncher(launcher, sequences) if sequences else launcher
+        return UnitSource(unit, generated, label, arguments, flat, sequences, None)
 
     def _build(self, unit: Unit, generated: dict[str, str], target: Backend, label: str,
                arguments: str) -> int:
@@ -216,7 +224,21 @@ class Dispatcher:
             return open_specialization(entry.artifact(entry.manifest["extension"]))
         except DeviceUnavailable as exc:
             raise DeviceUnavailable(f"bbx: {label} cannot run on target {target.name} here: "
-                                    f"{exc}") from None
+                                    f"{exc}", target) from None
+
+
+@dataclass(frozen=True)
+class UnitSource:
+    """One specialization's unit and the generated modules it includes (by file name, the
+    called function's module first), with what its launcher needs."""
+
+    unit: Unit
+    generated: dict[str, str]
+    label: str  # FILE.py:function
+    arguments: str  # the specs as the user reads them
+    specs: dict[str, ArgSpec]  # flattened (argspec.flatten): one ABI entry each
+    sequences: dict[str, SequenceSpec]
+    shape_groups: Callable[[], tuple[ShapeGroup, ...]] | None
 
 
 @dataclass(frozen=True)
@@ -327,6 +349,11 @@ class SequenceLauncher:
 
 
 _installed: Dispatcher | None = None
+
+
+def installed() -> Dispatcher:
+    """The dispatcher jit calls go through (installed now if none is)."""
+    return _installed or install()
 
 
 def install(dispatcher: Dispatcher | None = None) -> Dispatcher:

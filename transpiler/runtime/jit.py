@@ -39,6 +39,7 @@ from .argspec import (
 )
 from .argspec import from_value as spec_of_value
 from .constexpr_values import ConstexprTypeError, Expected, checked, expected_type
+from .native import DeviceUnavailable
 from .tensor_input import UnsupportedTensor
 
 Launcher = Callable[[dict[str, Any]], Any]
@@ -219,9 +220,28 @@ class JitFunction(_Decorated):
 
     def compile(self, bound_self: Any, args: tuple[Any, ...],
                 kwargs: dict[str, Any]) -> CompiledFunction:
+        """The specialization, built; as the DSL compiles without a GPU, one that cannot run
+        in this process (no GPU of its target) raises when it is called, and can still be
+        exported (`CompiledFunction.export_to_c`)."""
         bound_self, specs, values = self.specialize(bound_self, args, kwargs)
-        launcher = get_dispatcher()(self, bound_self, specs, values)
+        launcher: Launcher
+        try:
+            launcher = get_dispatcher()(self, bound_self, specs, values)
+        except DeviceUnavailable as exc:
+            launcher = _Unavailable(exc)
         return CompiledFunction(self, bound_self, specs, launcher)
+
+
+class _Unavailable:
+    """The launcher of a specialization built for a target this process cannot run."""
+
+    checked = True  # no C fast path
+
+    def __init__(self, error: DeviceUnavailable) -> None:
+        self.error, self.target = error, error.target
+
+    def __call__(self, values: dict[str, Any]) -> Any:
+        raise DeviceUnavailable(str(self.error), self.target)
 
 
 class BoundJit:
@@ -291,6 +311,13 @@ class CompiledFunction:
                                f"{name!r}")
             validate(spec, values[name], name)
         return self.launcher({n: values[n] for n in names})
+
+    def export_to_c(self, file_path: str, file_name: str, function_prefix: str) -> None:
+        """Writes `<file_path>/<file_name>.h` (the C API) and `.o` (its entry points) for this
+        specialization (bbx.runtime.aot_export); `cute.runtime.load_module` loads the object."""
+        from .aot_export import export_compiled  # (aot_export builds through the dispatcher)
+
+        export_compiled(self, file_path, file_name, function_prefix)
 
     def call_signature(self) -> inspect.Signature:
         """The compiled function's parameters as a caller passes them (``self`` bound)."""

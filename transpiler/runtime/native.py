@@ -97,7 +97,12 @@ def launcher_module() -> ModuleType:
 
 
 class DeviceUnavailable(RuntimeError):
-    """A specialization cannot run in this process (no GPU of its target's kind)."""
+    """A specialization cannot run in this process (no GPU of its target's kind); `target`:
+    the backend it was built for, where known."""
+
+    def __init__(self, message: str, target: Any = None) -> None:
+        super().__init__(message)
+        self.target = target
 
 
 def open_specialization(path: Path) -> int:

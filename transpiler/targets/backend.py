@@ -94,6 +94,18 @@ class Backend(ABC):
         """The command that compiles and links `unit` into the loadable shared object `output`
         (bbx/platform/abi.h's entry point); ToolMissing when it cannot be built here."""
 
+    def object_command(self, unit: Path, output: Path, includes: Sequence[str],
+                       opt: str) -> list[str]:
+        """The command that compiles `unit` into a position-independent object `output` for
+        `CompiledFunction.export_to_c` (runtime/export_c.py); ToolMissing when it cannot be
+        built here."""
+        raise ToolMissing(f"target {self.name} has no exported objects")
+
+    def object_link_flags(self) -> list[str]:
+        """What a shared library or program linking an exported object of this target adds
+        (after the objects, with the C++ compiler as the linker)."""
+        return []
+
     def precompiled_headers(self) -> tuple[toolchain.Compiler, list[str]] | None:
         """(compiler, flags) of units that may use a precompiled header library
         (runtime/prebuilt.py), or None where the compiler reads source text only."""

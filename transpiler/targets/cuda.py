@@ -49,6 +49,21 @@ class CudaBackend(Backend):
         return [nvcc.path, *toolchain.cuda_unit_flags(opt), "-shared", *includes, str(unit),
                 "-o", str(output)]
 
+    def object_command(self, unit: Path, output: Path, includes: Sequence[str],
+                       opt: str) -> list[str]:
+        """An nvcc object (host code, its launch stubs and the embedded sm_90 device code) for
+        the bundles' architecture: an export is built where no GPU need be present."""
+        nvcc = toolchain.cuda_compiler()
+        if nvcc is None:
+            raise ToolMissing("nvcc not found on PATH (or $BBX_NVCC)")
+        return [nvcc.path, *toolchain.cuda_unit_flags(opt, arch=BUNDLE_ARCH), "-c", *includes,
+                str(unit), "-o", str(output)]
+
+    def object_link_flags(self) -> list[str]:
+        nvcc = toolchain.cuda_compiler()
+        lib = Path(nvcc.path).resolve().parent.parent / "lib64" if nvcc else None
+        return [*([f"-L{lib}", f"-Wl,-rpath,{lib}"] if lib else []), "-lcudart"]
+
     def bundle_steps(self, unit: Path, stem: str, loadable: Path,
                      opt: str) -> tuple[list[Step], list[str]]:
         obj = f"{stem}.{BUNDLE_ARCH}.o"

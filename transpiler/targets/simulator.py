@@ -51,6 +51,15 @@ class SimulatorBackend(Backend):
             *toolchain.simulator_link_flags(),
         ]
 
+    def object_command(self, unit: Path, output: Path, includes: Sequence[str],
+                       opt: str) -> list[str]:
+        return [self.compiler().path, *self.compile_flags(opt), "-c", *includes, str(unit),
+                "-o", str(output)]
+
+    def object_link_flags(self) -> list[str]:
+        """The fiber library where the header uses it (toolchain.simulator_link_flags)."""
+        return ["-pthread", *(f for f in toolchain.simulator_link_flags() if f.startswith("-l"))]
+
     def precompiled_headers(self) -> tuple[toolchain.Compiler, list[str]] | None:
         return self.compiler(), self.compile_flags(self.unit_opt())
 

@@ -64,6 +64,20 @@ class AmdBackend(Backend):
         return [*compile_flags, "-shared", *includes, str(unit), "-o", str(output),
                 *link_flags]
 
+    def object_command(self, unit: Path, output: Path, includes: Sequence[str],
+                       opt: str) -> list[str]:
+        """A host object whose entry launches through the HIP runtime, with the device code
+        object embedded (clang's offload bundle)."""
+        hip = toolchain.hip_unit_command(self.name, opt)
+        if hip is None:
+            raise ToolMissing("an exported AMD object needs a HIP compiler (hipcc, or "
+                              "clang++-22) and the HIP runtime library libamdhip64")
+        return [*hip[0], "-c", *includes, str(unit), "-o", str(output)]
+
+    def object_link_flags(self) -> list[str]:
+        hip = toolchain.hip_unit_command(self.name, self.unit_opt())
+        return hip[1] if hip else ["-lamdhip64"]
+
     def bundle_steps(self, unit: Path, stem: str, loadable: Path,
                      opt: str) -> tuple[list[Step], list[str]]:
         """The device code object; with ROCm (hipcc) also the loadable shared object."""

@@ -6,6 +6,8 @@
   the kernel (bbx's compiled functions take tensors directly either way); ``force_tf32`` asks
   for NVIDIA's TF32 element type, which bbx does not have (an error naming the line).
 * ``make_ptr(dtype, value, mem_space=generic, assumed_align=None)``, ``nullptr(...)``: pointers.
+* ``load_module(path)``: the functions ``CompiledFunction.export_to_c`` exported (an object or
+  a shared library), callable with the jit function's arguments.
 * ``make_fake_compact_tensor`` / ``make_fake_tensor`` / ``make_fake_stream``: argument
   descriptions for ``cute.compile`` without data (``SymInt`` extents and strides are dynamic).
 """
@@ -22,6 +24,8 @@ from bbx.host_errors import (
     call_argument_text,
     user_frame,
 )
+from bbx.runtime.aot_module import ExportedModule
+from bbx.runtime.aot_module import load_module as _load_module
 from bbx.runtime.argspec import Dim, Dyn, StreamSpec, TensorSpec, offset_bits
 from bbx.runtime.dlpack_tensor import DLPackTensor, RawPointer
 from bbx.runtime.tensor_input import UnsupportedTensor, import_dlpack, is_torch_tensor
@@ -31,8 +35,8 @@ from .._markers import module_getattr
 from ..base_dsl.enums import AddressSpace
 from ._symbolic import SymInt
 
-__all__ = ["from_dlpack", "make_fake_compact_tensor", "make_fake_stream", "make_fake_tensor",
-           "make_ptr", "nullptr"]
+__all__ = ["from_dlpack", "load_module", "make_fake_compact_tensor", "make_fake_stream",
+           "make_fake_tensor", "make_ptr", "nullptr"]
 
 
 class _Tensor(DLPackTensor):
@@ -224,10 +228,20 @@ def make_fake_stream(*, use_tvm_ffi_env_stream: bool = False) -> _FakeStream:
     return _FakeStream(use_tvm_ffi_env_stream)
 
 
-_EXPORTED = ("it loads binaries exported by NVIDIA's compiler (cubin / TVM-FFI modules); bbx "
-             "builds from the Python source (`bbx build` makes a self-contained bundle)")
-load_module = NvidiaOnly("cutlass.cute.runtime.load_module", _EXPORTED)
-find_runtime_libraries = NvidiaOnly("cutlass.cute.runtime.find_runtime_libraries", _EXPORTED)
+def load_module(file_path: str, *, enable_tvm_ffi: bool = False) -> ExportedModule:
+    """The functions of an object or shared library written by ``export_to_c`` (bbx's own
+    exports; bbx.runtime.aot_module)."""
+    if enable_tvm_ffi:
+        raise HostApiError("load_module(..., enable_tvm_ffi=True)",
+                           "bbx's exports are called through bbx's launcher, not TVM-FFI; "
+                           "leave enable_tvm_ffi out", "host-api")
+    return _load_module(file_path)
+
+
+find_runtime_libraries = NvidiaOnly(
+    "cutlass.cute.runtime.find_runtime_libraries",
+    "it lists NVIDIA's runtime libraries for linking its exports; bbx's exported objects name "
+    "what they link with in their header (and load_module links an object itself)")
 
 
 __getattr__ = module_getattr(__name__)

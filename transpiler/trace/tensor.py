@@ -24,7 +24,7 @@ from .errors import trace_error
 from .placement import takes_placement
 from .pointer import Pointer, store_value
 from .register_array import RegisterArray, declare_array
-from .run_time_int import RunTimeInt, int_tuple_in, layout_in, leaf_in, user_value
+from .run_time_int import OffsetFacts, RunTimeInt, int_tuple_in, layout_in, leaf_in, user_value
 from .scalar import CxxValue, Numeric
 from .swizzle import ComposedLayout, outer_of
 from .tensor_ssa import TensorSSA, array_value
@@ -233,13 +233,13 @@ class Tensor:
             inner = layout.inner
         items = [o.value if isinstance(o, RunTimeInt) else o for o in offsets]
         key = (p.base, p.dtype, p.memspace, p.assumed_align, p.typed, inner, outer.shape,
-               outer.stride)
+               outer.stride, OffsetFacts(offsets))
         return key, items
 
     @classmethod
     def bbx_unflatten(cls, key: Any, items: list[Any]) -> Tensor:
-        base, dtype, memspace, assumed_align, typed, inner, shape, stride = key
-        offsets = [leaf_in(i) for i in items]
+        base, dtype, memspace, assumed_align, typed, inner, shape, stride, facts = key
+        offsets = facts.apply([leaf_in(i) for i in items])
         pointer = Pointer(base, dtype, memspace, offsets[0], assumed_align, typed)
         outer = L.Layout(shape, stride)
         if inner is None:

@@ -210,6 +210,10 @@ class Tensor:
             raise trace_error("identity-tensor-store", "`.fill()` of an identity tensor",
                               "an identity tensor holds coordinates; it has no memory")
         element = self._iterator.dtype(value)  # fill converts explicitly (the DSL's)
+        from .tensor_view import fill_view  # (tensor_view builds on this module)
+
+        if fill_view(self, element):  # memory: the header's fill, as wide as it can
+            return
         for i in range(L.size(self._layout)):
             self._iterator.write(self._layout(i), element)
 

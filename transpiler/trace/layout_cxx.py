@@ -65,7 +65,8 @@ def _divisor(x: Any) -> int:
     divisor = getattr(x, "divisor", 1)
     if not isinstance(divisor, int) or divisor <= 1:
         return 1
-    return math.gcd(divisor, 1 << 30)  # (a C++ int; what copies ask is far smaller)
+    # (a C++ int: past 2**30 the power of two in it, what copies ask of it)
+    return divisor if divisor <= 1 << 30 else math.gcd(divisor, 1 << 30)
 
 
 def offset_type(x: Any) -> c.CxxType:

@@ -53,7 +53,9 @@ class RunTimeInt:
         a multiple of both is a multiple of their lcm)."""
         cv = self.value.value
         assert isinstance(cv, CxxValue)
-        cv.divisor = math.gcd(math.lcm(cv.divisor, max(abs(divisor), 1)), _DIVISOR_CAP)
+        combined = math.lcm(cv.divisor, max(abs(divisor), 1))
+        # (past the cap, the power of two in it: what alignment asks of a divisor)
+        cv.divisor = combined if combined <= _DIVISOR_CAP else math.gcd(combined, _DIVISOR_CAP)
 
     # -- arithmetic (results are leaves again) ---------------------------------------------------
 
@@ -162,13 +164,15 @@ def _c_div(a: Numeric, b: Numeric) -> Numeric:
 
 def divisor_of(x: Any) -> int:
     """A number `x` (a leaf, a DSL number, a Python int) is known to be a multiple of: its
-    value where static (0 for 0: a multiple of everything), a run-time leaf's `divisor`, else
-    1."""
+    value where static (0 for 0: a multiple of everything), a run-time value's `divisor` (1:
+    nothing known)."""
     if isinstance(x, RunTimeInt):
         return x.divisor
     if is_static_int(x):
         return abs(int(x))
-    if isinstance(x, Numeric) and type(x).is_integer and not isinstance(x.value, CxxValue):
+    if isinstance(x, Numeric) and type(x).is_integer:
+        if isinstance(x.value, CxxValue):
+            return x.value.divisor  # a DSL number that was a leaf (tensor.layout's)
         return abs(int(x.value))
     return 1
 

@@ -78,7 +78,8 @@ class CopyG2SOp:
 
 class LdMatrix8x8x16bOp:
     """`cute.nvgpu.warp.LdMatrix8x8x16bOp(transpose, num_matrices)`: shared memory into an MMA
-    fragment (ldmatrix on NVIDIA GPUs); traced as each thread reading its own values."""
+    fragment — ldmatrix on NVIDIA GPUs through a tiled copy of a tiled MMA (copy_mma), each thread
+    reading its own values elsewhere."""
 
     __module__ = "cutlass.cute.nvgpu.warp"
 

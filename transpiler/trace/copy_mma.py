@@ -3,10 +3,14 @@ their `retile`, and NVIDIA's `warp.LdMatrix8x8x16bOp` as a copy atom.
 
 As in the header (bbx/atom/copy_mma.hpp, bbx/atom/copy_ldmatrix.hpp): the tiled copy is CuTe's
 make_tiled_copy_impl(atom, the MMA's (thread, value) layout of the operand, the MMA's tile),
-with a one-thread atom — an ldmatrix atom is one thread reading its own 16-bit values (each
-thread reads what its fragment holds; the copy is the header's universal copy, as wide as the
-values are contiguous). `retile(fragment)` views an MMA fragment (V, MMA_0, MMA_1) of one tile in
-the copy's partition shape, element for element on the same coordinate of the tile:
+with a one-thread atom. Its copies are the header's `copy(ldmatrix_mma_copy(atom, C<rows>{}),
+src, dst)`: on a target with ldmatrix (NVIDIA's MMAs), partition_S of shared memory by an
+ldmatrix.x4 copy is in the rows distribution (`src_thrval_remap`: each lane holds the row it
+gives the instruction the address of), and the header issues ldmatrix.x4; otherwise partitions
+are the fragment's, and each thread reads its own values (ldmatrix with exchanged addresses for
+x1/x2 on CUDA; elsewhere as wide as the values are contiguous). `retile(fragment)` views an MMA
+fragment (V, MMA_0, MMA_1) of one tile in the copy's partition shape, element for element on the
+same coordinate of the tile:
 
     fragment.layout o left_inverse(L_mma) o L_copy
 

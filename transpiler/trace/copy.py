@@ -16,6 +16,7 @@ of each partition per step, as CuTe's copy does, under the step's predicate.
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 from typing import Any
 
@@ -107,6 +108,19 @@ COPY_OPS = (CopyUniversalOp, CopyG2SOp, LdMatrix8x8x16bOp)
 
 #: The members of the DSL's cute.nvgpu.LoadCacheMode (C++: bbx::LoadCacheMode).
 LOAD_CACHE_MODES = ("ALWAYS", "GLOBAL", "STREAMING", "LAST_USE", "NONE")
+
+
+class LoadCacheMode(enum.Enum):
+    """`cute.nvgpu.LoadCacheMode`: where a cpasync.CopyG2SOp copy caches what it loads
+    (GLOBAL: in L2 only, cp.async.cg; the header's bbx::LoadCacheMode, atom/copy_async.hpp)."""
+
+    __module__ = "cutlass.cute.nvgpu"
+
+    ALWAYS = "ALWAYS"
+    GLOBAL = "GLOBAL"
+    STREAMING = "STREAMING"
+    LAST_USE = "LAST_USE"
+    NONE = "NONE"
 
 
 @dataclass(frozen=True)

@@ -337,10 +337,23 @@ def staged_module(request: BuildRequest, command: str) -> staged.StagedModule:
         raise BuildInputError(f"{command}: {special.label}: {exc}") from None
 
 
-def build(request: BuildRequest) -> Bundle:
+@dataclass
+class Generated:
+    """What a bundle compiles: the generated modules by file name (the called one first) and
+    the specialization unit."""
+
+    texts: dict[str, str]
+    unit: Unit
+    label: str
+    specs: dict[str, ArgSpec]
+    init: dict[str, Any]
+
+
+def generate(request: BuildRequest) -> Generated:
+    """The sources of the specialization `request` names: translated, or traced by staged
+    execution under `BBX_STAGED=1`."""
     source = request.source
-    stem = source.stem
-    hip_name = f"{stem}.hip"
+    hip_name = f"{source.stem}.hip"
     if settings.enabled("BBX_STAGED"):
         special = staged_specialization(request)
         label, specs, init = special.label, special.specs, special.init
@@ -365,7 +378,16 @@ def build(request: BuildRequest) -> Bundle:
             texts, unit = _translated_unit(fn, bound_self, specs, hip_name, request, label)
         except (SpecializationError, TranslationFailed) as exc:
             raise BuildInputError(f"bbx build: {label}: {exc}") from None
+    return Generated(texts, unit, label, specs, init)
 
+
+def build(request: BuildRequest) -> Bundle:
+    source = request.source
+    stem = source.stem
+    hip_name = f"{stem}.hip"
+    generated_sources = generate(request)
+    texts, unit = generated_sources.texts, generated_sources.unit
+    label, specs, init = generated_sources.label, generated_sources.specs, generated_sources.init
     directory = request.output
     directory.mkdir(parents=True, exist_ok=True)
     generated: dict[str, Path] = {}

@@ -16,6 +16,7 @@ of each partition per step, as CuTe's copy does, under the step's predicate.
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 from typing import Any
 
@@ -78,7 +79,8 @@ class CopyG2SOp:
 
 class LdMatrix8x8x16bOp:
     """`cute.nvgpu.warp.LdMatrix8x8x16bOp(transpose, num_matrices)`: shared memory into an MMA
-    fragment (ldmatrix on NVIDIA GPUs); traced as each thread reading its own values."""
+    fragment — ldmatrix on NVIDIA GPUs through a tiled copy of a tiled MMA (copy_mma), each thread
+    reading its own values elsewhere."""
 
     __module__ = "cutlass.cute.nvgpu.warp"
 
@@ -106,6 +108,19 @@ COPY_OPS = (CopyUniversalOp, CopyG2SOp, LdMatrix8x8x16bOp)
 
 #: The members of the DSL's cute.nvgpu.LoadCacheMode (C++: bbx::LoadCacheMode).
 LOAD_CACHE_MODES = ("ALWAYS", "GLOBAL", "STREAMING", "LAST_USE", "NONE")
+
+
+class LoadCacheMode(enum.Enum):
+    """`cute.nvgpu.LoadCacheMode`: where a cpasync.CopyG2SOp copy caches what it loads
+    (GLOBAL: in L2 only, cp.async.cg; the header's bbx::LoadCacheMode, atom/copy_async.hpp)."""
+
+    __module__ = "cutlass.cute.nvgpu"
+
+    ALWAYS = "ALWAYS"
+    GLOBAL = "GLOBAL"
+    STREAMING = "STREAMING"
+    LAST_USE = "LAST_USE"
+    NONE = "NONE"
 
 
 @dataclass(frozen=True)
@@ -170,15 +185,22 @@ class TiledCopy:
     def get_slice(self, thr_idx: Any) -> ThrCopy:
         return ThrCopy(self, thr_idx)
 
-    def partition(self, t: Tensor) -> Tensor:
-        """((thread, (atom_val, rest_val)), RestM, RestN, ...) of `t`."""
+    def src_thrval2mn(self, t: Tensor) -> L.Layout:
+        """The (thread, value) -> tile layout of partition_S of `t`: thrval2mn, unless the atom
+        reads its source in another distribution (copy_mma.TiledCopyMma: ldmatrix rows)."""
+        del t
+        return self.thrval2mn()
+
+    def partition(self, t: Tensor, thrval2mn: L.Layout | None = None) -> Tensor:
+        """((thread, (atom_val, rest_val)), RestM, RestN, ...) of `t` (by `thrval2mn`, this
+        copy's unless given)."""
         if not isinstance(t, Tensor):
             raise trace_error("copy-partition", f"a partition of a {type(t).__name__}",
                               "partition a tensor")
         with algebra_errors("partitioning by a tiled copy"):
             tiled = tensor_zipped_divide(t, self.tiler_mn)
             layout = outer_of(tiled.trace_layout)  # a swizzle stays outside (with_outer)
-            tv = composition(layout[0], self.thrval2mn())
+            tv = composition(layout[0], thrval2mn or self.thrval2mn())
             rest = layout[1]
             modes = it.wrap(rest.shape)
             strides = it.wrap(rest.stride)
@@ -217,7 +239,10 @@ class ThrCopy:
     thr_idx: Any
 
     def partition_S(self, t: Tensor) -> Tensor:  # noqa: N802 - the DSL's name
-        return self._slice(self.tiled_copy.partition(t))
+        tiled = self.tiled_copy
+        if not isinstance(t, Tensor):
+            return self._slice(tiled.partition(t))
+        return self._slice(tiled.partition(t, tiled.src_thrval2mn(t)))
 
     def partition_D(self, t: Tensor) -> Tensor:  # noqa: N802 - the DSL's name
         return self._slice(self.tiled_copy.partition(t))
@@ -266,7 +291,7 @@ def copy(atom: Any, src: Tensor, dst: Tensor, *, pred: Tensor | None = None,
     group = 1 if pred is None else _pred_group(pred, src_layout)
     if isinstance(copy_atom.op, CopyG2SOp):
         _check_g2s(copy_atom, src, dst, pred)
-    if _header_copies(copy_atom, src, dst, pred):
+    if _ldmatrix_mma_copies(atom, src, dst, pred) or _header_copies(copy_atom, src, dst, pred):
         return
     if pred is None:
         for e in range(n):
@@ -362,6 +387,40 @@ def _header_copies(atom: CopyAtom, src: Tensor, dst: Tensor, pred: Tensor | None
         _emit_call("copy", (cxx_atom, tensor_view(src), tensor_view(dst)))
     else:
         _emit_call("copy_if", (cxx_atom, tensor_view(pred), tensor_view(src), tensor_view(dst)))
+    return True
+
+
+def _ldmatrix_mma_copies(atom: Any, src: Tensor, dst: Tensor, pred: Tensor | None) -> bool:
+    """`cute.copy(tiled_copy, src, dst)` of an ldmatrix copy made from a tiled MMA
+    (copy_mma.TiledCopyMma) as the header's `copy(ldmatrix_mma_copy(atom, C<rows>{}), src,
+    dst)`: ldmatrix on targets that have it (bbx/atom/copy_ldmatrix.hpp), from the partition
+    made here — in the rows distribution where `reads_rows` (ldmatrix.x4, each lane giving the
+    address of a row it reads), the fragment's otherwise (the lanes exchange row addresses);
+    elsewhere each thread reads its own values. False (nothing emitted) for other copies."""
+    reads_rows = getattr(atom, "reads_rows", None)
+    if reads_rows is None or not isinstance(atom.atom.op, LdMatrix8x8x16bOp):
+        return False
+    rows = bool(reads_rows(src))
+    usable = (pred is None and _same_element_type(src, dst) and src.element_type.width == 16
+              and isinstance(dst.iterator, Pointer) and dst.iterator.memspace == "rmem")
+    if not usable:
+        if rows:
+            raise trace_error("ldmatrix-copy", "an ldmatrix copy from shared memory into "
+                              "something other than a 16-bit register fragment, or under a "
+                              "predicate", "copy into the fragment retiled by the same copy "
+                              "(thr_copy.retile(frag)), without pred")
+        return False
+    op = atom.atom.op
+    row = src.element_type.bbx_row
+    assert row is not None
+    cxx_op = c.Call(c.Id("LdMatrix8x8x16bOp"), (
+        c.Construct(c.Type("C", (c.Lit("true" if op.transpose else "false"),))),
+        static_int(op.num_matrices)))
+    cxx_atom = c.Call(c.Id("make_copy_atom"), (cxx_op, c.Construct(c.Type("type_c", (
+        c.Type(row.cxx),)))))
+    cxx_copy = c.Call(c.Id("ldmatrix_mma_copy"), (cxx_atom, c.Construct(c.Type("C", (
+        c.Lit("true" if rows else "false"),)))))
+    _emit_call("copy", (cxx_copy, tensor_view(src), tensor_view(dst)))
     return True
 
 

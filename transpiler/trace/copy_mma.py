@@ -3,10 +3,14 @@ their `retile`, and NVIDIA's `warp.LdMatrix8x8x16bOp` as a copy atom.
 
 As in the header (bbx/atom/copy_mma.hpp, bbx/atom/copy_ldmatrix.hpp): the tiled copy is CuTe's
 make_tiled_copy_impl(atom, the MMA's (thread, value) layout of the operand, the MMA's tile),
-with a one-thread atom — an ldmatrix atom is one thread reading its own 16-bit values (each
-thread reads what its fragment holds; the copy is the header's universal copy, as wide as the
-values are contiguous). `retile(fragment)` views an MMA fragment (V, MMA_0, MMA_1) of one tile in
-the copy's partition shape, element for element on the same coordinate of the tile:
+with a one-thread atom. Its copies are the header's `copy(ldmatrix_mma_copy(atom, C<rows>{}),
+src, dst)`: on a target with ldmatrix (NVIDIA's MMAs), partition_S of shared memory by an
+ldmatrix.x4 copy is in the rows distribution (`src_thrval_remap`: each lane holds the row it
+gives the instruction the address of), and the header issues ldmatrix.x4; otherwise partitions
+are the fragment's, and each thread reads its own values (ldmatrix with exchanged addresses for
+x1/x2 on CUDA; elsewhere as wide as the values are contiguous). `retile(fragment)` views an MMA
+fragment (V, MMA_0, MMA_1) of one tile in the copy's partition shape, element for element on the
+same coordinate of the tile:
 
     fragment.layout o left_inverse(L_mma) o L_copy
 
@@ -21,12 +25,14 @@ from typing import Any
 
 from . import int_tuple as it
 from . import layout as L
-from .copy import CopyAtom, TiledCopy
+from .copy import CopyAtom, LdMatrix8x8x16bOp, TiledCopy
 from .errors import trace_error
 from .layout_algebra import composition, left_inverse, zipped_divide
 from .mma import TiledMma
 from .placement import takes_placement
+from .pointer import Pointer
 from .swizzle import outer_of, with_outer
+from .target import current_target
 from .tensor import Tensor, algebra_errors
 
 #: operand -> (the MMA's first and second tile mode)
@@ -40,6 +46,30 @@ class TiledCopyMma(TiledCopy):
 
     mma: TiledMma | None = None
     operand: str = "A"
+
+    def reads_rows(self, t: Tensor) -> bool:
+        """Whether this copy reads `t` in ldmatrix's rows distribution (`src_thrval_remap`):
+        ldmatrix.x4 from shared memory on a target with ldmatrix (NVIDIA's MMAs), as the
+        header's Copy_Traits<LdMatrix8x8x16bOp>::src_rows decides it."""
+        op = self.atom.op
+        return (isinstance(op, LdMatrix8x8x16bOp) and op.num_matrices == 4
+                and isinstance(t.iterator, Pointer) and t.iterator.memspace == "smem"
+                and current_target().mfma_arch is None)
+
+    def src_thrval2mn(self, t: Tensor) -> L.Layout:
+        """partition_S's (thread, value) -> tile layout: in the rows distribution where the
+        copy reads `t` so (each lane gives ldmatrix the address of a row it reads whole: CuTe's
+        partition_S of an ldmatrix copy), the fragment's otherwise."""
+        if not self.reads_rows(t):
+            return self.thrval2mn()
+        op = self.atom.op
+        assert isinstance(op, LdMatrix8x8x16bOp)
+        threads, values = L.size(self.layout_tv[0]), L.size(self.layout_tv[1])
+        with algebra_errors("partition_S of an ldmatrix copy"):
+            rows = composition(self.layout_tv, src_thrval_remap(op.transpose, op.num_matrices,
+                                                                threads, values))
+        thr, val = rows[0], rows[1]
+        return L.Layout((thr.shape, (1, val.shape)), (thr.stride, (0, val.stride)))
 
     def retile(self, frag: Tensor) -> Tensor:
         """The MMA fragment `frag` (V, MMA_0, MMA_1) of one tile in this copy's partition
@@ -68,6 +98,23 @@ class TiledCopyMma(TiledCopy):
             assert inverse is not None
             view = composition(outer_of(frag.trace_layout), composition(inverse, l_copy))
         return Tensor(frag.iterator, with_outer(frag.trace_layout, view))
+
+
+def src_thrval_remap(transpose: bool, matrices: int, threads: int, values: int) -> L.Layout:
+    """ldmatrix's (thread, value) of the copy -> index t + threads * v of the fragment's
+    (thread, value) whose element it reads (bbx/atom/copy_ldmatrix.hpp, the same layout): lane
+    L = l0 + 8 l1 + 8N l2 (row l0 of matrix l1, part l2 of the row), warp w; value v = v0 + 2 v1
+    + 2N c (instruction c). Element e = 2N l2 + v0 + 2 v1 of row r of matrix j is value 2j + e%2
+    of lane 4r + e/2 (.trans: value 2j + r%2 of lane 4e + r/2)."""
+    n, t = matrices, threads
+    if t % 32 or values % (2 * n):
+        raise trace_error("ldmatrix", f"an ldmatrix copy of {t} threads, {values} values each",
+                          "ldmatrix copies whole warps, whole instructions")
+    w, cn, p = t // 32, values // (2 * n), 4 // n
+    if not transpose:
+        return L.Layout(((8, n, p, w), (2, n, cn)), ((4, 2 * t, n, 32), (t, 1, 2 * n * t)))
+    return L.Layout(((2, 4, n, p, w), (2 * n, cn)),
+                    ((t, 1, 2 * t, 8 * n, 32), (4, 2 * n * t)))
 
 
 def _make(atom: Any, mma: Any, operand: str) -> TiledCopyMma:

@@ -43,6 +43,7 @@ TRACED: dict[str, Callable[..., Any]] = {
     "cute.basic_copy": copy.basic_copy,
     "cute.nvgpu.CopyUniversalOp": copy.CopyUniversalOp,
     "cute.nvgpu.cpasync.CopyG2SOp": copy.CopyG2SOp,
+    "cute.nvgpu.LoadCacheMode": copy.LoadCacheMode,
     "cute.make_copy_atom": copy.make_copy_atom,
     "cute.make_tiled_copy_tv": copy.make_tiled_copy_tv,
     "cute.make_tiled_copy": copy.make_tiled_copy,

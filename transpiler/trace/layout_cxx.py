@@ -8,6 +8,7 @@ value does not fit `int`); a dynamic leaf spells itself through `cxx_type()` / `
 
 from __future__ import annotations
 
+import math
 from typing import Any, Protocol, runtime_checkable
 
 from ..cxx import ast as c
@@ -59,6 +60,33 @@ def leaf_value(x: Any) -> c.Expr:
     raise LayoutAlgebraError(f"no C++ value for the leaf {x!r}")
 
 
+def _divisor(x: Any) -> int:
+    """What a run-time leaf is known to be a multiple of (1: nothing known)."""
+    divisor = getattr(x, "divisor", 1)
+    if not isinstance(divisor, int) or divisor <= 1:
+        return 1
+    # (a C++ int: past 2**30 the power of two in it, what copies ask of it)
+    return divisor if divisor <= 1 << 30 else math.gcd(divisor, 1 << 30)
+
+
+def offset_type(x: Any) -> c.CxxType:
+    """The type of a composed layout's offset: `multiple_of<D>` for a run-time offset known to
+    be a multiple of D (bbx/layout/offset_div.hpp), so that a copy through the swizzle knows
+    which chunks it keeps contiguous; a leaf's type otherwise."""
+    divisor = _divisor(x)
+    if is_static_int(x) or divisor == 1:
+        return leaf_type(x)
+    return c.Type("bbx::multiple_of", (c.Lit(str(divisor)),))
+
+
+def offset_value(x: Any) -> c.Expr:
+    """The value of a composed layout's offset (see `offset_type`): `with_divisibility<D>(v)`."""
+    divisor = _divisor(x)
+    if is_static_int(x) or divisor == 1:
+        return leaf_value(x)
+    return c.Call(c.Id("with_divisibility"), (leaf_value(x),), (c.Lit(str(divisor)),))
+
+
 def int_tuple_type(x: Any, role: str = "shape") -> c.CxxType:
     if it.is_tuple(x):
         return c.Type(_ROLES[role][0], tuple(int_tuple_type(e, role) for e in x))
@@ -80,7 +108,7 @@ def cxx_type(obj: Any) -> c.CxxType:
         return c.Type("bbx::Swizzle", tuple(c.Lit(str(v)) for v in
                                             (obj.bits, obj.base, obj.shift)))
     if isinstance(obj, ComposedLayout):
-        return c.Type("bbx::ComposedLayout", (cxx_type(obj.inner), leaf_type(obj.offset),
+        return c.Type("bbx::ComposedLayout", (cxx_type(obj.inner), offset_type(obj.offset),
                                               cxx_type(obj.outer)))
     return int_tuple_type(obj)
 
@@ -94,6 +122,7 @@ def cxx_value(obj: Any) -> c.Expr:
         return c.Construct(c.Type("Swizzle", tuple(c.Lit(str(v)) for v in
                                                    (obj.bits, obj.base, obj.shift))))
     if isinstance(obj, ComposedLayout):
-        return c.Call(c.Id("make_composed_layout"), (cxx_value(obj.inner), leaf_value(obj.offset),
+        return c.Call(c.Id("make_composed_layout"), (cxx_value(obj.inner),
+                                                     offset_value(obj.offset),
                                                      cxx_value(obj.outer)))
     return int_tuple_value(obj)

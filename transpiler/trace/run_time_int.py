@@ -20,6 +20,9 @@ from .int_tuple import IntTuple
 from .layout import Layout
 from .scalar import Boolean, CxxValue, Numeric, as_numeric, promote, require, select
 
+#: divisors are kept up to this (a C++ int's worth; what copies ask of them is far smaller)
+_DIVISOR_CAP = 1 << 30
+
 
 class RunTimeInt:
     """A run-time integer leaf of a shape, stride, coordinate or offset. `divisor`: a number the
@@ -27,13 +30,32 @@ class RunTimeInt:
     that a run-time offset such as `row * 4096 + (tidx % 128) * 8` is known to be a multiple of
     8 (what lets a copy through a pointer at that offset use aligned vector accesses)."""
 
-    __slots__ = ("value", "divisor")
+    __slots__ = ("value",)
 
     def __init__(self, value: Numeric, divisor: int = 1) -> None:
         if not (type(value).is_integer and isinstance(value.value, CxxValue)):
             raise TypeError(f"RunTimeInt wraps a run-time integer, not {value!r}")
         self.value = value
-        self.divisor = max(abs(divisor), 1)
+        self.divisor = divisor
+
+    @property
+    def divisor(self) -> int:
+        """A number the value is a multiple of: a fact of the C++ value itself (its CxxValue), so
+        that it holds wherever the value goes — to user code (`tensor.layout` gives DSL numbers)
+        and back into a layout."""
+        cv = self.value.value
+        assert isinstance(cv, CxxValue)
+        return cv.divisor
+
+    @divisor.setter
+    def divisor(self, divisor: int) -> None:
+        """Adds the fact that the value is a multiple of `divisor` (facts of one value combine:
+        a multiple of both is a multiple of their lcm)."""
+        cv = self.value.value
+        assert isinstance(cv, CxxValue)
+        combined = math.lcm(cv.divisor, max(abs(divisor), 1))
+        # (past the cap, the power of two in it: what alignment asks of a divisor)
+        cv.divisor = combined if combined <= _DIVISOR_CAP else math.gcd(combined, _DIVISOR_CAP)
 
     # -- arithmetic (results are leaves again) ---------------------------------------------------
 
@@ -57,18 +79,24 @@ class RunTimeInt:
         return self._op(o, lambda a, b: a * b, True, divisor=_product)
     def __floordiv__(self, o: Any) -> Any: return self._op(o, _c_div)
     def __rfloordiv__(self, o: Any) -> Any: return self._op(o, _c_div, True)
-    def __mod__(self, o: Any) -> Any: return self._op(o, lambda a, b: a % b)
-    def __rmod__(self, o: Any) -> Any: return self._op(o, lambda a, b: a % b, True)
+    # C++'s a % b is a - (a / b) * b: a multiple of what both are multiples of
+    def __mod__(self, o: Any) -> Any: return self._op(o, lambda a, b: a % b, divisor=math.gcd)
+    def __rmod__(self, o: Any) -> Any:
+        return self._op(o, lambda a, b: a % b, True, divisor=math.gcd)
 
     # bit operations (a swizzle of a run-time offset)
     def __and__(self, o: Any) -> Any: return self._op(o, lambda a, b: a & b)
     def __xor__(self, o: Any) -> Any: return self._op(o, lambda a, b: a ^ b)
     def __rshift__(self, o: Any) -> Any: return self._op(o, lambda a, b: a >> b)
-    def __lshift__(self, o: Any) -> Any: return self._op(o, lambda a, b: a << b)
+    def __lshift__(self, o: Any) -> Any:
+        result = self._op(o, lambda a, b: a << b)
+        if isinstance(result, RunTimeInt) and is_static_int(o) and 0 <= int(o) < 32:
+            result.divisor = self.divisor << int(o)  # x * 2**k
+        return result
 
     def __neg__(self) -> Any:
         result = leaf_in(-self.value)
-        if isinstance(result, RunTimeInt):
+        if isinstance(result, RunTimeInt) and result.value.value is not self.value.value:
             result.divisor = self.divisor
         return result
 
@@ -136,13 +164,15 @@ def _c_div(a: Numeric, b: Numeric) -> Numeric:
 
 def divisor_of(x: Any) -> int:
     """A number `x` (a leaf, a DSL number, a Python int) is known to be a multiple of: its
-    value where static (0 for 0: a multiple of everything), a run-time leaf's `divisor`, else
-    1."""
+    value where static (0 for 0: a multiple of everything), a run-time value's `divisor` (1:
+    nothing known)."""
     if isinstance(x, RunTimeInt):
         return x.divisor
     if is_static_int(x):
         return abs(int(x))
-    if isinstance(x, Numeric) and type(x).is_integer and not isinstance(x.value, CxxValue):
+    if isinstance(x, Numeric) and type(x).is_integer:
+        if isinstance(x.value, CxxValue):
+            return x.value.divisor  # a DSL number that was a leaf (tensor.layout's)
         return abs(int(x.value))
     return 1
 
@@ -199,3 +229,47 @@ def user_value(x: IntTuple) -> Any:
     if isinstance(x, RunTimeInt):
         return x.value
     return x
+
+
+class OffsetFacts:
+    """What is known of a value's run-time offsets (a carried tensor's pointer and swizzle
+    offsets), as part of its structure in run-time control flow: per offset, the divisor of a
+    run-time one, or the value of a static one. A loop-carried variable keeps the facts of its
+    value on entry, which hold in every iteration when the value at the end of the body has
+    them too — so two facts agree (the structure is the same) unless both offsets are run-time
+    ones of different divisors, or one is static and not a multiple of the other's divisor. A
+    carried offset that was static on entry is a variable of which nothing is known."""
+
+    __slots__ = ("facts",)
+
+    def __init__(self, offsets: list[Any]) -> None:
+        self.facts: tuple[tuple[str, int], ...] = tuple(
+            ("divisor", o.divisor) if isinstance(o, RunTimeInt) else ("static", int(o))
+            for o in offsets)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, OffsetFacts) or len(other.facts) != len(self.facts):
+            return False
+        return all(_facts_agree(a, b) for a, b in zip(self.facts, other.facts, strict=True))
+
+    def __hash__(self) -> int:
+        return hash((OffsetFacts, len(self.facts)))
+
+    def __repr__(self) -> str:
+        return f"OffsetFacts{self.facts}"
+
+    def apply(self, offsets: list[Any]) -> list[Any]:
+        """The offsets (layout leaves) of a value rebuilt with these facts: a run-time offset
+        whose entry was a run-time one of divisor D is a multiple of D."""
+        for offset, (kind, n) in zip(offsets, self.facts, strict=True):
+            if isinstance(offset, RunTimeInt) and kind == "divisor":
+                offset.divisor = max(offset.divisor, n)
+        return offsets
+
+
+def _facts_agree(a: tuple[str, int], b: tuple[str, int]) -> bool:
+    (ka, na), (kb, nb) = a, b
+    if ka == kb:
+        return ka == "static" or na == nb
+    divisor, static = (na, nb) if ka == "divisor" else (nb, na)
+    return static % divisor == 0

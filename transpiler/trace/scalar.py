@@ -72,7 +72,8 @@ def _children(node: object) -> list[object]:
 class CxxValue:
     """A run-time value: a C++ expression, the block it was computed in, and its C++ type."""
 
-    __slots__ = ("expr", "block", "ctype", "uses", "mutable", "context", "decl", "provisional")
+    __slots__ = ("expr", "block", "ctype", "uses", "mutable", "context", "decl", "provisional",
+                 "divisor")
 
     def __init__(self, expr: c.Expr, block: Block, ctype: c.CxxType | None,
                  context: TraceContext, mutable: bool = False) -> None:
@@ -86,6 +87,9 @@ class CxxValue:
         #: A variable declared where the value was made (a memory read), under a name to be
         #: replaced by the Python name it is bound to (`rename`).
         self.provisional = False
+        #: A number an integer value is known to be a multiple of (run_time_int.RunTimeInt: a
+        #: layout leaf's divisibility, kept when the leaf is handed to user code and back).
+        self.divisor = 1
 
     @property
     def is_leaf(self) -> bool:

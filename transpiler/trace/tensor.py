@@ -24,7 +24,7 @@ from .errors import trace_error
 from .placement import takes_placement
 from .pointer import Pointer, store_value
 from .register_array import RegisterArray, declare_array
-from .run_time_int import RunTimeInt, int_tuple_in, layout_in, leaf_in, user_value
+from .run_time_int import OffsetFacts, RunTimeInt, int_tuple_in, layout_in, leaf_in, user_value
 from .scalar import CxxValue, Numeric
 from .swizzle import ComposedLayout, outer_of
 from .tensor_ssa import TensorSSA, array_value
@@ -210,6 +210,10 @@ class Tensor:
             raise trace_error("identity-tensor-store", "`.fill()` of an identity tensor",
                               "an identity tensor holds coordinates; it has no memory")
         element = self._iterator.dtype(value)  # fill converts explicitly (the DSL's)
+        from .tensor_view import fill_view  # (tensor_view builds on this module)
+
+        if fill_view(self, element):  # memory: the header's fill, as wide as it can
+            return
         for i in range(L.size(self._layout)):
             self._iterator.write(self._layout(i), element)
 
@@ -233,13 +237,13 @@ class Tensor:
             inner = layout.inner
         items = [o.value if isinstance(o, RunTimeInt) else o for o in offsets]
         key = (p.base, p.dtype, p.memspace, p.assumed_align, p.typed, inner, outer.shape,
-               outer.stride)
+               outer.stride, OffsetFacts(offsets))
         return key, items
 
     @classmethod
     def bbx_unflatten(cls, key: Any, items: list[Any]) -> Tensor:
-        base, dtype, memspace, assumed_align, typed, inner, shape, stride = key
-        offsets = [leaf_in(i) for i in items]
+        base, dtype, memspace, assumed_align, typed, inner, shape, stride, facts = key
+        offsets = facts.apply([leaf_in(i) for i in items])
         pointer = Pointer(base, dtype, memspace, offsets[0], assumed_align, typed)
         outer = L.Layout(shape, stride)
         if inner is None:

@@ -209,21 +209,56 @@ BBX_HOST_DEVICE void copy(TiledCopy<Copy_Atom<LdMatrix8x8x16bOp<Tr, NM>, T, B>, 
                           Dst&& dst) {
   copy(Copy_Atom<CopyUniversalOp, T, B>{}, src, dst);
 }
-template <bool Tr, int NM, class T, int B, class Mma, int O, class Src, class Dst>
-BBX_HOST_DEVICE void copy(TiledCopyMma<Copy_Atom<LdMatrix8x8x16bOp<Tr, NM>, T, B>, Mma, O> const&, Src const& src,
-                          Dst&& dst) {
-  using SIt = detail::tensor_iter_t<Src>;
-  using DIt = detail::tensor_iter_t<Dst>;
-  using Traits = Copy_Traits<LdMatrix8x8x16bOp<Tr, NM>, T, B>;
-  if constexpr (Traits::template src_rows<std::remove_cvref_t<Src>> && is_mem_ptr_v<DIt> &&
-                DIt::space == mem_space::rmem) {
-    detail::ldmatrix_rows_copy<Tr>(src, dst);  // partition_S gave the rows' distribution
-  } else if constexpr (arch::has_ldmatrix && is_mem_ptr_v<SIt> && SIt::space == mem_space::smem &&
-                       is_mem_ptr_v<DIt> && DIt::space == mem_space::rmem) {
-    detail::ldmatrix_copy<Tr, NM>(src, dst);
+namespace detail {
+// The copy of a tiled copy made from a TiledMMA, from partitions in the rows' distribution (Rows:
+// partition_S used src_thrval_remap) or the fragment's.
+template <bool Rows, bool Tr, int NM, class T, int B, class Src, class Dst>
+BBX_HOST_DEVICE void ldmatrix_mma_copy_impl(Src const& src, Dst& dst) {
+  using SIt = tensor_iter_t<Src>;
+  using DIt = tensor_iter_t<Dst>;
+  constexpr bool to_registers = is_mem_ptr_v<DIt> && DIt::space == mem_space::rmem;
+  if constexpr (Rows) {
+    static_assert(Copy_Traits<LdMatrix8x8x16bOp<Tr, NM>, T, B>::template src_rows<std::remove_cvref_t<Src>> &&
+                      to_registers,
+                  "LdMatrix copy: the source was partitioned in ldmatrix.x4's rows distribution, which only "
+                  "ldmatrix.x4 from shared memory into a register fragment reads (is -DBBX_NO_CUDA_LDMATRIX set "
+                  "for code traced for ldmatrix?)");
+    ldmatrix_rows_copy<Tr>(src, dst);
+  } else if constexpr (arch::has_ldmatrix && is_mem_ptr_v<SIt> && SIt::space == mem_space::smem && to_registers) {
+    ldmatrix_copy<Tr, NM>(src, dst);
   } else {
     copy(Copy_Atom<CopyUniversalOp, T, B>{}, src, dst);
   }
+}
+}  // namespace detail
+
+template <bool Tr, int NM, class T, int B, class Mma, int O, class Src, class Dst>
+BBX_HOST_DEVICE void copy(TiledCopyMma<Copy_Atom<LdMatrix8x8x16bOp<Tr, NM>, T, B>, Mma, O> const&, Src const& src,
+                          Dst&& dst) {
+  using Traits = Copy_Traits<LdMatrix8x8x16bOp<Tr, NM>, T, B>;
+  using DIt = detail::tensor_iter_t<Dst>;
+  // partition_S gave the rows' distribution where src_rows (TiledCopyMma::partition_src)
+  constexpr bool rows = Traits::template src_rows<std::remove_cvref_t<Src>> && is_mem_ptr_v<DIt> &&
+                        DIt::space == mem_space::rmem;
+  detail::ldmatrix_mma_copy_impl<rows, Tr, NM, T, B>(src, dst);
+}
+
+// An ldmatrix copy of a TiledMMA's operand whose partitions were made elsewhere — staged
+// execution partitions in Python (bbx/trace/copy_mma.py), with the same rule as partition_src:
+// the source in the rows' distribution (Rows) where Copy_Traits::src_rows holds, the fragment's
+// otherwise; the destination is the retiled fragment.
+//   copy(ldmatrix_mma_copy(make_copy_atom(LdMatrix8x8x16bOp(C<false>{}, _4{}), type_c<half_t>{}),
+//                          C<true>{}), src, dst);
+template <class Atom, bool Rows>
+struct LdMatrixMmaCopy {};
+template <bool Tr, int NM, class T, int B, bool Rows>
+BBX_HOST_DEVICE constexpr auto ldmatrix_mma_copy(Copy_Atom<LdMatrix8x8x16bOp<Tr, NM>, T, B> const&, C<Rows>) {
+  return LdMatrixMmaCopy<Copy_Atom<LdMatrix8x8x16bOp<Tr, NM>, T, B>, Rows>{};
+}
+template <bool Tr, int NM, class T, int B, bool Rows, class Src, class Dst>
+BBX_HOST_DEVICE void copy(LdMatrixMmaCopy<Copy_Atom<LdMatrix8x8x16bOp<Tr, NM>, T, B>, Rows> const&, Src const& src,
+                          Dst&& dst) {
+  detail::ldmatrix_mma_copy_impl<Rows, Tr, NM, T, B>(src, dst);
 }
 
 }  // namespace bbx

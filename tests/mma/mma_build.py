@@ -3,6 +3,8 @@ conftest, whose module name other test directories share)."""
 
 from __future__ import annotations
 
+import re
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -28,6 +30,36 @@ def build_host(source: Path, out: Path, extra: list[str] | None = None) -> Path:
     res = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     assert res.returncode == 0, f"{' '.join(cmd)}\n{res.stdout[-8000:]}"
     return out
+
+
+def build_amd(source: Path, out: Path, arch: str,
+              extra_flags: list[str] | None = None) -> tuple[dict[str, str], str]:
+    """Compile a device test kernel for `arch` (clang-22, device only) and return its functions'
+    disassembly by symbol and the code object's notes (llvm-readelf --notes); skips the test
+    where the AMD tools are not installed."""
+    objdump = toolchain.objdump()
+    readelf = shutil.which("llvm-readelf-22") or shutil.which("llvm-readelf")
+    if toolchain.amd_compiler() is None or objdump is None or readelf is None:
+        pytest.skip("clang++-22 / llvm-objdump-22 / llvm-readelf-22 not installed")
+
+    def run(cmd: list[str]) -> str:
+        res = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                             check=False)
+        assert res.returncode == 0, f"{' '.join(cmd)}\n{res.stdout[-8000:]}"
+        return res.stdout
+
+    run(toolchain.amd_device_command(source, out, arch, extra_includes=[KERNELS],
+                                     extra_flags=extra_flags or []))
+    functions: dict[str, str] = {}
+    name = None
+    for line in run([objdump, "-d", str(out)]).splitlines():
+        m = re.match(r"^[0-9a-f]+ <(\S+)>:", line)
+        if m:
+            name = m.group(1)
+            functions[name] = ""
+        elif name:
+            functions[name] += line + "\n"
+    return functions, run([readelf, "--notes", str(out)])
 
 
 def bf16_bits(x: np.ndarray) -> np.ndarray:

@@ -8,49 +8,21 @@ m16n8-exact MMA indexed by thread_idx() keeps its 8 MFMAs and no cross-lane inst
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
-from pathlib import Path
 
 import pytest
-from mma_build import KERNELS
-
-from bbx.targets import toolchain
+from mma_build import KERNELS, build_amd
 
 SOURCE = KERNELS / "lane_ops_device.hip"
-OBJDUMP = toolchain.objdump()
-READELF = shutil.which("llvm-readelf-22") or shutil.which("llvm-readelf")
 CROSS_LANE = re.compile(r"\b(ds_bpermute_b32|ds_permute_b32|ds_swizzle_b32|v_permlane\w*|"
                         r"v_readlane_b32|v_writelane_b32|\w+_dpp)\b")
-
-
-def _run(cmd: list[str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                          check=False)
 
 
 @pytest.fixture(scope="module", params=["gfx942", "gfx950"])
 def renamed_code(request: pytest.FixtureRequest,
                  tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, str], str]:
     arch = request.param
-    if toolchain.amd_compiler() is None or OBJDUMP is None or READELF is None:
-        pytest.skip("clang++-22 / llvm-objdump-22 / llvm-readelf-22 not installed")
-    obj: Path = tmp_path_factory.mktemp("lanes_dev") / f"lanes_{arch}.o"
-    res = _run(toolchain.amd_device_command(SOURCE, obj, arch, extra_includes=[KERNELS],
-                                            extra_flags=["-DBBX_LANE_RENAMING"]))
-    assert res.returncode == 0, res.stdout[-8000:]
-    dis, notes = _run([OBJDUMP, "-d", str(obj)]), _run([READELF, "--notes", str(obj)])
-    assert dis.returncode == 0 and notes.returncode == 0
-    funcs: dict[str, str] = {}
-    name = None
-    for line in dis.stdout.splitlines():
-        m = re.match(r"^[0-9a-f]+ <(\S+)>:", line)
-        if m:
-            name = m.group(1)
-            funcs[name] = ""
-        elif name:
-            funcs[name] += line + "\n"
-    return funcs, notes.stdout
+    return build_amd(SOURCE, tmp_path_factory.mktemp("lanes_dev") / f"lanes_{arch}.o", arch,
+                     extra_flags=["-DBBX_LANE_RENAMING"])
 
 
 def _body(funcs: dict[str, str], key: str) -> str:

@@ -9,20 +9,17 @@ bbx/tile.hpp)."""
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from mma_build import INCLUDE, KERNELS
+from mma_build import INCLUDE, KERNELS, build_amd
 
 from bbx.targets import toolchain
 from bbx.targets.amd import loops
 
 SOURCE = KERNELS / "mma_device.hip"
-OBJDUMP = toolchain.objdump()
-READELF = shutil.which("llvm-readelf-22") or shutil.which("llvm-readelf")
 
 # kernel (substring of the mangled name) -> MFMA mnemonic per target
 EXPECTED_MFMA = {
@@ -70,34 +67,14 @@ def _run(cmd: list[str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
-def _functions(disassembly: str) -> dict[str, str]:
-    out: dict[str, str] = {}
-    name = None
-    for line in disassembly.splitlines():
-        m = re.match(r"^[0-9a-f]+ <(\S+)>:", line)
-        if m:
-            name = m.group(1)
-            out[name] = ""
-        elif name:
-            out[name] += line + "\n"
-    return out
-
-
 @pytest.fixture(scope="module", params=["gfx942", "gfx950"])
 def amd_code(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> tuple[str, dict, str]:
     arch = request.param
-    if toolchain.amd_compiler() is None or OBJDUMP is None or READELF is None:
-        pytest.skip("clang++-22 / llvm-objdump-22 / llvm-readelf-22 not installed")
-    obj = tmp_path_factory.mktemp("mma_dev") / f"mma_{arch}.o"
-    res = _run(toolchain.amd_device_command(SOURCE, obj, arch, extra_includes=[KERNELS]))
-    assert res.returncode == 0, res.stdout[-8000:]
-    dis = _run([OBJDUMP, "-d", str(obj)])
-    assert dis.returncode == 0, dis.stdout[-4000:]
-    notes = _run([READELF, "--notes", str(obj)])
-    assert notes.returncode == 0, notes.stdout[-4000:]
-    return arch, _functions(dis.stdout), notes.stdout
+    functions, notes = build_amd(SOURCE, tmp_path_factory.mktemp("mma_dev") / f"mma_{arch}.o",
+                                 arch)
+    return arch, functions, notes
 
 
 def _body(funcs: dict[str, str], key: str) -> str:

@@ -90,3 +90,42 @@ def test_an_nvidia_fragment_kernel_runs_exact(dtype: str, warps: int, mma_n: int
     emitted = "\n".join(p.read_text() for p in (tmp_path / "cache").rglob("*.hip"))
     assert "gemm_m16n8_exact<arch::MFMA_F32_16x16x16_" in emitted
     assert "arch::thread_idx<true>()" in emitted and "arch::shuffle_sync_bfly<true>(" in emitted
+
+
+HELPERS = '''
+import cutlass.cute as cute
+
+
+def quad_lane():
+    return cute.arch.lane_idx() % 4
+
+
+def quad_max(x):
+    x = cute.arch.fmax(x, cute.arch.shuffle_sync_bfly(x, offset=2, mask=-1, mask_and_clamp=31))
+    return cute.arch.fmax(x, cute.arch.shuffle_sync_bfly(x, offset=1, mask=-1,
+                                                         mask_and_clamp=31))
+'''
+
+
+def test_lane_operations_in_another_module_select_the_exact_mode(tmp_path: Path) -> None:
+    """The kernel's module has no lane operation and no `shape[0][0]`; its helpers' module has
+    them. The first trace meets a helper's lane operation with plain MFMA atoms and the
+    specialization is traced again in the exact mode (bbx.trace.mma_mode.selecting_mode); the
+    trace-time print of the stopped attempt is not shown."""
+    (tmp_path / "helpers.py").write_text(HELPERS)
+    script = SCRIPT.format(dtype="Float16", warps=2, mma_n=2)
+    script = script.replace("import torch\n", "import torch\nimport helpers\n", 1)
+    script = script.replace("    thr = tiled_mma.get_slice(tidx)\n",
+                            "    print('tracing the kernel')\n    q = helpers.quad_lane()\n"
+                            "    thr = tiled_mma.get_slice(tidx)\n", 1)
+    script = script.replace("acc.shape[0][0] * acc.shape[1]", "2 * cute.size(acc, mode=[1])")
+    start = script.index("        best = cute.arch.fmax(best, cute.arch.shuffle_sync_bfly(")
+    end = script.index("        for n in cutlass.range_constexpr", start)
+    script = script[:start] + "        best = helpers.quad_max(best)\n" + script[end:]
+    assert "shuffle" not in script and "shape[0][0]" not in script and "lane_idx" not in script
+    proc = run_staged(tmp_path, script)
+    assert proc.returncode == 0 and "PASS" in proc.stdout, proc.stdout[-4000:]
+    assert proc.stdout.count("tracing the kernel") == 1, proc.stdout[-4000:]
+    emitted = "\n".join(p.read_text() for p in (tmp_path / "cache").rglob("*.hip"))
+    assert "gemm_m16n8_exact<arch::MFMA_F32_16x16x16_" in emitted
+    assert "arch::shuffle_sync_bfly<true>(" in emitted

@@ -19,7 +19,8 @@ from ..cxx import ast as c
 from ..trace.context import require
 from ..trace.dsl_names import traced_name as tracer_name
 from ..trace.errors import trace_error
-from ..trace.kernel_scope import lanes_renamed
+from ..trace.kernel_scope import lanes_renamed, plain_warp_mma
+from ..trace.mma_mode import need_exact_mode
 from ..trace.scalar import NUMERIC_TYPES, Boolean, Float32, Int32, Numeric, as_numeric
 from ..trace.tensor_ssa import TensorSSA, broadcast_to, from_elements
 from . import REGISTRY
@@ -112,10 +113,19 @@ RENAMED_LANE_FUNCTIONS = frozenset({
 })
 
 
+def _reads_lanes(cxx: str) -> bool:
+    """Whether the platform function `cxx` reads which lane holds which value (shuffles, votes,
+    ballots, lane ids, warp reductions, lane masks), as code over NVIDIA's fragments does."""
+    name = cxx.removeprefix("arch::").removeprefix("experimental::")
+    return name.startswith(("shuffle", "shfl", "vote", "lane", "warp_redux", "redux", "match"))
+
+
 def renamed_lane_function(cxx: str, what: str) -> str:
     """`cxx` as a kernel with renamed lanes (the m16n8-exact MMA mode) calls it: the platform's
     renamed form, or a located error for a lane operation that has none yet."""
     if not lanes_renamed():
+        if plain_warp_mma() and _reads_lanes(cxx):
+            need_exact_mode(what)  # NVIDIA's fragments assumed: trace again in the exact mode
         return cxx
     if cxx in RENAMED_LANE_FUNCTIONS:
         return cxx + "<true>"

@@ -31,6 +31,7 @@ from ..trace.context import TraceContext, activate
 from ..trace.dsl_array import annotated_arrays
 from ..trace.errors import trace_error
 from ..trace.kernel import SpecializationModule, collecting
+from ..trace.mma_mode import selecting_mode
 from ..trace.scalar import NUMERIC_TYPES
 from ..trace.target import tracing_for
 from ..trace.tensor_argument import RunTimeDim, host_tensor
@@ -66,7 +67,13 @@ class StagedModule:
 def trace_call(fn: jit.JitFunction, bound_self: Any, specs: dict[str, ArgSpec],
                target: Backend) -> StagedModule:
     """Runs `fn` for a call with `specs` on `target` and returns its module (a sequence
-    argument's elements are parameters of their own, in the order of `argspec.flatten`)."""
+    argument's elements are parameters of their own, in the order of `argspec.flatten`); traced
+    again in the m16n8-exact mode where the first trace finds it needed (bbx.trace.mma_mode)."""
+    return selecting_mode(lambda: _trace_once(fn, bound_self, specs, target))
+
+
+def _trace_once(fn: jit.JitFunction, bound_self: Any, specs: dict[str, ArgSpec],
+                target: Backend) -> StagedModule:
     raw = raw_function(fn.__wrapped__)
     prepared = rewritten(raw)
     namespace = module_namespace(fn.source_file)

@@ -287,6 +287,13 @@ def _constant_key(value: Any) -> object:
     return ("value", type(value), value)
 
 
+def _any_argument(bound: inspect.BoundArguments, flag: str) -> bool:
+    """Whether an argument's class has the property `flag` and it is true (tiled MMAs:
+    bbx.trace.mma)."""
+    return any(isinstance(getattr(type(v), flag, None), property) and getattr(v, flag)
+               for v in bound.arguments.values())
+
+
 def _trace_kernel(fn: Any, bound: inspect.BoundArguments, passed: dict[str, Any],
                   suffixes: dict[str, list[str]], module: SpecializationModule) -> TracedKernel:
     """The kernel `fn` traced for `bound` (`passed`: the run-time arguments, whose C++
@@ -299,9 +306,8 @@ def _trace_kernel(fn: Any, bound: inspect.BoundArguments, passed: dict[str, Any]
     params: list[c.Param] = []
     template_params = ["MaxThreads"]
     arguments = dict(bound.arguments)
-    trace = KernelTrace(name, ctx, lane_renaming=any(
-        isinstance(getattr(type(v), "bbx_lane_renaming", None), property) and v.bbx_lane_renaming
-        for v in bound.arguments.values()))
+    trace = KernelTrace(name, ctx, lane_renaming=_any_argument(bound, "bbx_lane_renaming"),
+                        plain_warp_mma=_any_argument(bound, "bbx_plain_warp_mma"))
     token = KERNEL.set(trace)
     try:
         with activate(ctx):

@@ -23,6 +23,8 @@ class KernelTrace:
     #: whether its lane indices and lane operations are the platform's renamed ones (an argument
     #: is a tiled MMA of the m16n8-exact mode, bbx.trace.mma_exact_tiled)
     lane_renaming: bool = False
+    #: whether it is given NVIDIA's warp MMA as plain MFMA atoms (bbx.trace.mma_mode)
+    plain_warp_mma: bool = False
 
 
 KERNEL: contextvars.ContextVar[KernelTrace | None] = contextvars.ContextVar(
@@ -33,6 +35,12 @@ def lanes_renamed() -> bool:
     """Whether the kernel being traced (if any) runs with renamed lanes."""
     kernel = KERNEL.get()
     return kernel is not None and kernel.lane_renaming
+
+
+def plain_warp_mma() -> bool:
+    """Whether the kernel being traced (if any) is given NVIDIA's warp MMA as plain MFMA atoms."""
+    kernel = KERNEL.get()
+    return kernel is not None and kernel.plain_warp_mma
 
 
 def current_kernel(what: str) -> KernelTrace:

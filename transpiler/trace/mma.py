@@ -41,7 +41,7 @@ from .layout_algebra import (
     tiled_product,
     zipped_divide,
 )
-from .mma_mode import FragmentRead, fragment_reads
+from .mma_mode import FragmentRead, fragment_reads, requested_reads
 from .mma_traits import MFMA_F16_SHAPES, MmaTraits, mfma_f16, sm80_16x8x16, universal_fma
 from .placement import takes_placement
 from .pointer import Pointer
@@ -208,7 +208,7 @@ def make_tiled_mma(op_or_atom: Any, atom_layout_mnk: Any = (1, 1, 1),
     arch = current_target().mfma_arch
     if isinstance(op, MmaF16BF16Op) and arch is not None:
         here = user_location()
-        reads = fragment_reads(here[0]) if here is not None else ()
+        reads = (fragment_reads(here[0]) if here is not None else ()) + requested_reads()
         if reads:
             error = _exact_mode_error(op, layout, perm, arch, reads)
             if error is not None:
@@ -440,6 +440,13 @@ class TiledMma:
     def bbx_lane_renaming(self) -> bool:
         """Whether a kernel given this tiled MMA runs with renamed lanes (the exact mode)."""
         return False
+
+    @property
+    def bbx_plain_warp_mma(self) -> bool:
+        """Whether this is NVIDIA's warp MMA as plain MFMA atoms (whose fragments are not
+        NVIDIA's: a lane operation in a kernel given it asks for the exact mode)."""
+        return (isinstance(self.atom.op, MmaF16BF16Op) and not self.bbx_lane_renaming
+                and current_target().mfma_arch is not None)
 
     def get_slice(self, thr_idx: Any) -> ThrMma:
         return ThrMma(self, thr_idx)

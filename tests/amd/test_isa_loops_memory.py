@@ -54,6 +54,23 @@ def test_the_smallest_of_equal_loops_is_hot() -> None:
     assert loop is not None and (loop.start, loop.end) == (0x1000, 0x1008)
 
 
+def test_cross_lane_instructions_are_counted() -> None:
+    # LDS-routed permutes and swizzles, lane reads, DPP (by mnemonic or by control), not LDS
+    # reads or plain ALU
+    code = _listing([
+        (0x00, _LOAD), (0x04, _MFMA),
+        (0x08, "ds_bpermute_b32 v1, v2, v3"),
+        (0x0c, "ds_swizzle_b32 v4, v5 offset:swizzle(SWAP,16)"),
+        (0x10, "v_readlane_b32 s4, v6, 3"), (0x14, "v_mov_b32_dpp v7, v8 quad_perm:[1,0,3,2]"),
+        (0x18, "v_add_f32_e32 v9, v9, v10 row_shr:1"), (0x1c, "ds_read_b64 v[12:13], v14"),
+        (0x20, "v_max_f32_e32 v15, v15, v16"), (0x24, f"s_cbranch_scc1 0 <{_SYM}+0x0>"),
+    ])
+    loop = loops.hot_loop(code)
+    assert loop is not None
+    assert loop.as_dict()["cross_lane"] == 5
+    assert loop.as_dict()["lds_reads"] == 1
+
+
 def _mem(rows: list[str], repeat: bool = False) -> memory.Parallelism:
     return memory.parallelism(_listing([(4 * i, r) for i, r in enumerate(rows)]), repeat)
 

@@ -25,6 +25,12 @@ _ADDRESS = re.compile(r"//\s*([0-9a-fA-F]+):")
 #: a branch target: `<symbol+0x1af0>`
 _TARGET = re.compile(r"<[^<>]*\+0x([0-9a-fA-F]+)>\s*$")
 _MATRIX = ("v_mfma", "v_smfmac")
+#: instructions that move data between lanes: LDS-routed permutes and swizzles, lane reads and
+#: writes, permlanes; and DPP forms (`..._dpp` or DPP controls among the operands)
+_CROSS_LANE = ("ds_bpermute", "ds_permute", "ds_swizzle", "v_readlane", "v_writelane",
+               "v_permlane")
+_DPP_CONTROL = re.compile(r"\b(quad_perm|row_shl|row_shr|row_ror|row_mirror|row_half_mirror|"
+                          r"row_bcast|row_share|row_xmask|wave_shl|wave_shr|wave_rol|wave_ror)")
 
 
 @dataclass(frozen=True)
@@ -33,6 +39,12 @@ class Instruction:
     mnemonic: str
     target: int | None  # a branch's target address
     operands: str = ""  # the operand text, e.g. `vmcnt(3) lgkmcnt(0)` of an `s_waitcnt`
+
+
+def is_cross_lane(i: Instruction) -> bool:
+    """Whether `i` moves data between lanes."""
+    return (i.mnemonic.startswith(_CROSS_LANE) or i.mnemonic.endswith("_dpp")
+            or bool(_DPP_CONTROL.search(i.operands)))
 
 
 @dataclass(frozen=True)
@@ -62,6 +74,7 @@ class HotLoop:
             "mfma_share": round(self.matrix_share, 4),
             "global_loads": mem.loads,
             "lds_reads": sum(1 for i in self.body if memory.is_lds_read(i.mnemonic)),
+            "cross_lane": sum(1 for i in self.body if is_cross_lane(i)),
             "loads_in_flight": mem.peak_loads_in_flight,
             "vmcnt_waits_full": mem.full_waits,
             "vmcnt_waits_partial": mem.partial_waits,

@@ -25,6 +25,7 @@ JSON (``bbx inspect --json``; keys sorted, kernels in code-object order)::
                    "vmcnt_waits_full": 35, "vmcnt_waits_partial": 0},  # (bbx.targets.amd.memory)
         "hot_loop": {"instructions": 235, "mfma": 64, "mfma_share": 0.2723,  # or null: the loop
                      "global_loads": 8, "lds_reads": 12,  # of the k-tiles (bbx.targets.amd.loops)
+                     "cross_lane": 0,  # permutes, swizzles, readlanes, DPP
                      "loads_in_flight": 1, "vmcnt_waits_full": 9, "vmcnt_waits_partial": 0}
     }]}
 
@@ -159,8 +160,8 @@ def to_table(report: dict[str, Any]) -> str:
             lines.append(f"  hot loop: {loop['instructions']} instructions, {loop['mfma']} MFMA "
                          f"({100 * loop['mfma_share']:.1f}%), {loop['global_loads']} global loads "
                          f"(at most {loop['loads_in_flight']} in flight), {loop['lds_reads']} LDS "
-                         f"reads, vmcnt waits {loop['vmcnt_waits_full']} full / "
-                         f"{loop['vmcnt_waits_partial']} partial")
+                         f"reads, {loop['cross_lane']} cross-lane, vmcnt waits "
+                         f"{loop['vmcnt_waits_full']} full / {loop['vmcnt_waits_partial']} partial")
         mix = kernel["instruction_mix"]
         width = max((len(m) for m in mix), default=0)
         lines += [f"    {m.ljust(width)}  {n:5d}" for m, n in mix.items()]

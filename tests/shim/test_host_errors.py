@@ -29,8 +29,8 @@ elif what == "clusters":
     n = HardwareInfo().get_max_active_clusters(2)
 elif what == "attribute":
     major = cuda.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR
-elif what == "autotune":
-    tuned = cute.testing.autotune_jit(params_dict={"n": [1, 2]})
+elif what == "not-yet":
+    tuned = cute.testing.CuptiProfiler()
 elif what == "misspelled":
     tuned = cute.testing.autotune_jti(params_dict={"n": [1, 2]})
 '''
@@ -46,8 +46,8 @@ CASES = {
                  "n = HardwareInfo().get_max_active_clusters(2)"),
     # a real DSL name bbx does not provide yet is said to be one (not "device-only"); only a
     # name the DSL does not have gets the spelling hint
-    "autotune": (21, 13, "'cutlass.cute.testing.autotune_jit' is not supported yet by bbx",
-                 "tuned = cute.testing.autotune_jit("),
+    "not-yet": (21, 13, "'cutlass.cute.testing.CuptiProfiler' is not supported yet by bbx",
+                "tuned = cute.testing.CuptiProfiler("),
     "misspelled": (23, 13, "'cutlass.cute.testing.autotune_jti' is not a name of CuTe DSL",
                    "tuned = cute.testing.autotune_jti("),
     "attribute": (19, 13, "'cuda.bindings.driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_"

@@ -25,11 +25,12 @@ from bbx.trace import layout as L
 from bbx.trace.copy import LdMatrix8x8x16bOp, make_copy_atom
 from bbx.trace.copy_mma import TiledCopyMma, make_tiled_copy_A, make_tiled_copy_B, src_thrval_remap
 from bbx.trace.layout_algebra import composition
-from bbx.trace.mma import MmaF16BF16Op, make_tiled_mma
+from bbx.trace.mma import MmaF16BF16Op
 from bbx.trace.pointer import Pointer
 from bbx.trace.scalar import Float16, Float32
 from bbx.trace.target import tracing_for
 from bbx.trace.tensor import Tensor
+from bbx.trace.tiled_mma import make_tiled_mma
 
 #: (transpose, matrices, threads, values)
 REMAPS = [(tr, n, t, v) for tr in (False, True) for n in (1, 2, 4) for t in (32, 128)

@@ -24,10 +24,11 @@ from bbx.targets import toolchain
 from bbx.targets.registry import parse_target
 from bbx.trace import layout as L
 from bbx.trace.layout_cxx import cxx_type, cxx_value
-from bbx.trace.mma import MmaF16BF16Op, MmaUniversalOp, TiledMma, make_tiled_mma
+from bbx.trace.mma import MmaF16BF16Op, MmaUniversalOp, TiledMma
 from bbx.trace.mma_traits import MmaTraits, mfma_f16, sm80_16x8x16, universal_fma
 from bbx.trace.scalar import BFloat16, Float16, Float32
 from bbx.trace.target import tracing_for
+from bbx.trace.tiled_mma import make_tiled_mma
 
 MFMA_TABLE = Path("/work/shared/data/mfma_layouts.json")
 

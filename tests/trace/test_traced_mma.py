@@ -13,9 +13,10 @@ import pytest
 
 from bbx.targets.registry import parse_target
 from bbx.trace import layout as L
-from bbx.trace.mma import MmaF16BF16Op, MmaUniversalOp, TiledMma, make_tiled_mma
+from bbx.trace.mma import MmaF16BF16Op, MmaUniversalOp, TiledMma
 from bbx.trace.scalar import Float16, Float32
 from bbx.trace.target import tracing_for
+from bbx.trace.tiled_mma import make_tiled_mma
 
 from . import layout_cases as lc
 from .staged_script import run_staged

@@ -32,6 +32,7 @@ from .experimental import (
     P,
     red_form_problem,
 )
+from .lane_functions import renamed_lane_function
 
 _BY_CXX: dict[str, type[Numeric]] = {t.bbx_row.cxx: t for t in NUMERIC_TYPES
                                      if t.bbx_row is not None}
@@ -88,7 +89,6 @@ def _pointer(value: Any, name: str) -> c.Expr:
 
 def _call(cxx: str, args: tuple[c.Expr, ...], targs: tuple[c.CxxType | c.Expr, ...] = ()
           ) -> c.Call:
-    from .trace_face import renamed_lane_function  # (it imports this module)
     return c.Call(c.Id(renamed_lane_function(cxx, cxx)), args, targs)
 
 

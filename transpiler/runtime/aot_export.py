@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
 from .. import __version__
 from ..host_errors import HostApiError
@@ -26,9 +26,6 @@ from .argspec import ArgSpec, SequenceSpec, TensorSpec
 from .builder import BuildError, run_build
 from .dtypes import dtype as dtype_info
 
-if TYPE_CHECKING:
-    from .jit import CompiledFunction
-
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -39,12 +36,10 @@ class ExportError(HostApiError):
         super().__init__(what, why, "export")
 
 
-def export_compiled(compiled: CompiledFunction, file_path: str | Path, file_name: str,
+def export_compiled(compiled: Any, dispatcher: Any, file_path: str | Path, file_name: str,
                     function_prefix: str) -> tuple[Path, Path]:
-    """Writes the header and the object; returns their paths."""
-    from .dispatch import Dispatcher, installed
-    from .jit import get_dispatcher
-
+    """Writes the header and the object of `compiled` (a `jit.CompiledFunction`) with the unit
+    source of `dispatcher` (the `dispatch.Dispatcher` that built it); returns their paths."""
     name = compiled.function.__qualname__
     if not _IDENTIFIER.fullmatch(function_prefix):
         raise ExportError(f"export_to_c(function_prefix={function_prefix!r})",
@@ -60,8 +55,9 @@ def export_compiled(compiled: CompiledFunction, file_path: str | Path, file_name
                           "no such directory (create it first, as the DSL requires)")
     target = getattr(compiled.launcher, "target", None) or default_target()
     assert isinstance(target, Backend)
-    current = get_dispatcher()  # (the one that built the compiled function)
-    dispatcher = current if isinstance(current, Dispatcher) else installed()
+    if not hasattr(dispatcher, "unit_source"):
+        raise ExportError(f"export_to_c of {name}", "the function was compiled by a dispatcher "
+                          "other than bbx's, which has no C++ unit to export")
     source = dispatcher.unit_source(compiled.function, compiled.bound_self, compiled.specs,
                                      target)
     export = Export(function_prefix, name, Path(compiled.function.source_file).name,

@@ -30,6 +30,7 @@ from ..preprocess.loader import raw_function, rewrite_function
 from ..trace import control
 from ..trace.context import current as tracing
 from ..trace.kernel import KernelCall
+from .aot_export import export_compiled
 from .argspec import (
     DEFAULT_LAMBDA,
     ArgSpec,
@@ -315,9 +316,7 @@ class CompiledFunction:
     def export_to_c(self, file_path: str, file_name: str, function_prefix: str) -> None:
         """Writes `<file_path>/<file_name>.h` (the C API) and `.o` (its entry points) for this
         specialization (bbx.runtime.aot_export); `cute.runtime.load_module` loads the object."""
-        from .aot_export import export_compiled  # (aot_export builds through the dispatcher)
-
-        export_compiled(self, file_path, file_name, function_prefix)
+        export_compiled(self, get_dispatcher(), file_path, file_name, function_prefix)
 
     def call_signature(self) -> inspect.Signature:
         """The compiled function's parameters as a caller passes them (``self`` bound)."""

@@ -22,6 +22,7 @@ from . import (
     smem,
     swizzle,
     tensor_api,
+    tiled_mma,
     value_tree,
     vector,
 )
@@ -55,7 +56,7 @@ TRACED: dict[str, Callable[..., Any]] = {
     "cute.nvgpu.MmaUniversalOp": mma.MmaUniversalOp,
     "cute.nvgpu.warp.MmaF16BF16Op": mma.MmaF16BF16Op,
     "cute.make_mma_atom": mma.make_mma_atom,
-    "cute.make_tiled_mma": mma.make_tiled_mma,
+    "cute.make_tiled_mma": tiled_mma.make_tiled_mma,
     "cute.gemm": mma.gemm,
     "utils.SmemAllocator": smem.SmemAllocator,
     "utils.LayoutEnum": layout_enum.LayoutEnum,

@@ -33,7 +33,7 @@ from ..cxx import ast as c
 from . import int_tuple as it
 from . import layout as L
 from .context import require
-from .errors import trace_error, user_location
+from .errors import trace_error
 from .layout_algebra import (
     composition,
     logical_divide,
@@ -41,7 +41,6 @@ from .layout_algebra import (
     tiled_product,
     zipped_divide,
 )
-from .mma_mode import FragmentRead, fragment_reads, requested_reads
 from .mma_traits import MFMA_F16_SHAPES, MmaTraits, mfma_f16, sm80_16x8x16, universal_fma
 from .placement import takes_placement
 from .pointer import Pointer
@@ -171,7 +170,7 @@ def make_mma_atom(op: Any, **_dsl_options: Any) -> MmaAtom:
                       "warp.MmaF16BF16Op so far")
 
 
-def _rank3_layout(x: Any) -> L.Layout:
+def rank3_layout(x: Any) -> L.Layout:
     layout = layout_in(x) if isinstance(x, L.Layout) else L.make_layout(it.wrap(x))
     if not L.is_static(layout) or L.rank(layout) > 3:
         raise trace_error("mma-atom-layout", f"atom_layout_mnk {layout}",
@@ -181,7 +180,7 @@ def _rank3_layout(x: Any) -> L.Layout:
     return layout
 
 
-def _permutation(p: Any) -> tuple[Any, Any, Any]:
+def tile_permutation(p: Any) -> tuple[Any, Any, Any]:
     modes = list(p) if isinstance(p, (tuple, list)) else [p]
     if len(modes) > 3:
         raise trace_error("mma-permutation", f"permutation_mnk {p!r}", "at most three modes")
@@ -199,33 +198,13 @@ def _permutation(p: Any) -> tuple[Any, Any, Any]:
     return out[0], out[1], out[2]
 
 
-def make_tiled_mma(op_or_atom: Any, atom_layout_mnk: Any = (1, 1, 1),
-                   permutation_mnk: Any = None, **_dsl_options: Any) -> TiledMma:
-    """`cute.make_tiled_mma(op_or_atom, atom_layout_mnk, permutation_mnk)`."""
-    layout = _rank3_layout(atom_layout_mnk)
-    perm = _permutation(permutation_mnk)
-    op = op_or_atom.op if isinstance(op_or_atom, MmaAtom) else op_or_atom
-    arch = current_target().mfma_arch
-    if isinstance(op, MmaF16BF16Op) and arch is not None:
-        here = user_location()
-        reads = (fragment_reads(here[0]) if here is not None else ()) + requested_reads()
-        if reads:
-            error = _exact_mode_error(op, layout, perm, arch, reads)
-            if error is not None:
-                raise error
-            from .mma_exact_tiled import exact_tiled_mma  # (it builds on this module)
-            return exact_tiled_mma(op, layout, perm)
-        return _mfma_tiled_mma(op, layout, perm, arch)
-    return TiledMma(make_mma_atom(op_or_atom), layout, perm)
-
-
-def _mfma_tiled_mma(op: MmaF16BF16Op, layout: L.Layout, perm: tuple[Any, Any, Any],
+def mfma_tiled_mma(op: MmaF16BF16Op, layout: L.Layout, perm: tuple[Any, Any, Any],
                     arch: int) -> TiledMma:
     """NVIDIA's 16x8x16 warp atoms over `layout` as MFMA atoms over the same threads and
     M x N tile (bbx/atom/mma_dsl.hpp, make_tiled_mma of MmaF16BF16Op, says the rules)."""
     wm, wn, wk = (int(L.size(layout[i])) for i in range(3))
-    tm = _extent(perm[0], 16 * wm)
-    tn = _extent(perm[1], 8 * wn)
+    tm = tile_extent(perm[0], 16 * wm)
+    tn = tile_extent(perm[1], 8 * wn)
     warps = wm * wn * wk
     if warps % 2:
         raise trace_error("mma-waves", f"warp.MmaF16BF16Op over {warps} warps on AMD",
@@ -256,37 +235,7 @@ def _mfma_tiled_mma(op: MmaF16BF16Op, layout: L.Layout, perm: tuple[Any, Any, An
                       "waves; e.g. N must be at least 16)")
 
 
-def _exact_mode_error(op: MmaF16BF16Op, layout: L.Layout, perm: tuple[Any, Any, Any],
-                      arch: int, reads: tuple[FragmentRead, ...]) -> Exception | None:
-    """For a kernel that reads NVIDIA's m16n8 fragments (bbx.trace.mma_mode) on an MFMA target:
-    the diagnostic saying why the m16n8-exact mode (bbx.trace.mma_exact) cannot run it, or None
-    when it can."""
-    wm, wn, wk = (int(L.size(layout[i])) for i in range(3))
-    tn = _extent(perm[1], 8 * wn)
-    first = list({r.what: r for r in reversed(reads)}.values())[::-1]  # each construct once
-    shown = ", ".join(str(r) for r in first[:3]) + (", ..." if len(first) > 3 else "")
-    what = (f"warp.MmaF16BF16Op over ({wm},{wn},{wk}) warps on AMD (gfx{arch}) in a kernel that "
-            f"reads NVIDIA's m16n8 fragment layout ({shown})")
-    layout_fact = ("that code assumes NVIDIA's m16n8k16 accumulator: value mode (2,2) with the "
-                   "column pair first, a row held by 4 consecutive lanes; an MFMA 16x16 "
-                   "accumulator has one value mode of 4 rows and a row in 16 lanes")
-    if wk != 1:
-        why = "the m16n8-exact mode needs warps laid out along M and N only, not K"
-    elif wm % 2:
-        why = ("the m16n8-exact mode pairs warps adjacent along M into a 64-lane wave; "
-               f"{wm} warp(s) along M cannot be paired (warps only along N cannot work)")
-    elif (tn // (8 * wn)) % 2:
-        why = (f"the m16n8-exact mode runs two n8 atoms per MFMA; each warp has "
-               f"{tn // (8 * wn)} (odd MMA_N)")
-    elif wn != 1:
-        why = ("the m16n8-exact mode runs warps laid out along M only so far "
-               f"(this layout has {wn} along N)")
-    else:
-        return None
-    return trace_error("mma-exact", what, f"{layout_fact}; {why}")
-
-
-def _extent(p: Any, default: int) -> int:
+def tile_extent(p: Any, default: int) -> int:
     if p is None:
         return default
     return int(L.size(p)) if isinstance(p, L.Layout) else int(p)

@@ -18,11 +18,13 @@ from ..cxx import ast as c
 from . import int_tuple as it
 from . import layout as L
 from .address_space import AddressSpace
+from .context import require
 from .coord_iterator import Basis, CoordIterator, basis_like
 from .dynamic_int import LayoutAlgebraError, is_static_int
 from .errors import trace_error
+from .layout_cxx import cxx_value
 from .placement import takes_placement
-from .pointer import Pointer, store_value
+from .pointer import Pointer, pointer_view, store_value
 from .register_array import RegisterArray, declare_array
 from .run_time_int import OffsetFacts, RunTimeInt, int_tuple_in, layout_in, leaf_in, user_value
 from .scalar import CxxValue, Numeric
@@ -210,12 +212,30 @@ class Tensor:
             raise trace_error("identity-tensor-store", "`.fill()` of an identity tensor",
                               "an identity tensor holds coordinates; it has no memory")
         element = self._iterator.dtype(value)  # fill converts explicitly (the DSL's)
-        from .tensor_view import fill_view  # (tensor_view builds on this module)
-
-        if fill_view(self, element):  # memory: the header's fill, as wide as it can
+        if self.has_view() and self._iterator.memspace in ("gmem", "smem") \
+                and element.bbx_row is not None:
+            # the header's `fill(view, x)`, which writes as wide as its layout and alignment
+            # allow (a swizzled stage 16 bytes at a time, bbx/algorithm/copy.hpp)
+            require("Tensor.fill").emit(c.ExprStmt(c.Call(c.Id("fill"), (
+                self.view_expr(), element.expr()))))
             return
         for i in range(L.size(self._layout)):
             self._iterator.write(self._layout(i), element)
+
+    def has_view(self) -> bool:
+        """Whether it is a tensor in memory (not an identity tensor) of a C++ element type
+        (every numeric type but the sub-byte ones; `Boolean` is a C++ `bool`)."""
+        if not isinstance(self._iterator, Pointer):
+            return False
+        row = self._iterator.dtype.bbx_row
+        return row is not None and (row.width % 8 == 0 or row.kind == "bool")
+
+    def view_expr(self) -> c.Expr:
+        """The header's tensor over its memory: `make_tensor(pointer, layout)` (see
+        bbx.trace.tensor_view)."""
+        assert isinstance(self._iterator, Pointer)
+        return c.Call(c.Id("make_tensor"), (pointer_view(self._iterator),
+                                            cxx_value(self.trace_layout)))
 
     # -- staging --------------------------------------------------------------------------------
 

@@ -54,6 +54,17 @@ BBX_HOST_DEVICE constexpr auto right_inverse(Layout<S, D> const& l) {
     auto s = detail::to_array<T>(fs);
     auto d = detail::to_array<T>(fd);
     auto p = detail::to_array<T>(fp);
+    // The run-time values may coalesce further than the types did ((2,2):(2,4) is 4:2): merge
+    // each mode into the kept one before it whose extent it continues, as the static coalesce
+    // would (the merged mode becomes 1:0), so the inverse below sees the coalesced modes.
+    for (int i = 1, last = -1; i < R; ++i) {
+      if (last < 0 || s[i - 1] != 1) last = i - 1;
+      if (s[last] != 1 && s[i] != 1 && s[last] * d[last] == d[i]) {
+        s[last] = s[last] * s[i];
+        s[i] = 1;
+        d[i] = 0;
+      }
+    }
     detail::small_array<T, R> idx{};
     for (int i = 0; i < R; ++i) idx[i] = T(i);
     auto perm = detail::dynamic_sort_perm(d, idx);  // by stride, ties by mode index

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "gemm_kernels.hpp"
+#include "sim_run.hpp"
 
 using namespace bbx;
 using gemm_test::fma_kernel;
@@ -37,18 +38,9 @@ int run(int M, int N, int K, Launch launch) {
   std::vector<float> c(static_cast<std::size_t>(M) * N, -1.0f);
   sim::ScopedAllocation ra(a.data(), a.size() * sizeof(AB)), rb(b.data(), b.size() * sizeof(AB)),
       rc(c.data(), c.size() * sizeof(float));
-  try {
+  return run_and_print_bits([&] {
     launch(a.data(), b.data(), c.data());
-  } catch (const sim::SimError& e) {
-    std::fprintf(stderr, "%s\n", e.what());
-    return 2;
-  }
-  for (float x : c) {
-    std::uint32_t u;
-    std::memcpy(&u, &x, 4);
-    std::printf("%08x\n", u);
-  }
-  return 0;
+  }, c);
 }
 
 int main() {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "mma_exact_kernels.hpp"
+#include "sim_run.hpp"
 
 using namespace bbx;
 
@@ -36,19 +37,10 @@ int run() {
   auto c = read_words<float, std::uint32_t>(M * N);
   sim::ScopedAllocation ra(a.data(), a.size() * sizeof(AB)), rb(b.data(), b.size() * sizeof(AB)),
       rc(c.data(), c.size() * sizeof(float));
-  try {
+  return run_and_print_bits([&] {
     launch(&exact_test::exact_gemm<AB, Mfma, W, MN, KB, ByHand>, dim3(1), dim3(32 * W), 0, Stream{}, a.data(), b.data(),
-           c.data());
-  } catch (const sim::SimError& e) {
-    std::fprintf(stderr, "%s\n", e.what());
-    return 2;
-  }
-  for (float x : c) {
-    std::uint32_t u;
-    std::memcpy(&u, &x, 4);
-    std::printf("%08x\n", u);
-  }
-  return 0;
+             c.data());
+  }, c);
 }
 
 template <class AB, class Mfma, bool ByHand>

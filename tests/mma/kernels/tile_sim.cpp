@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tile_kernels.hpp"
+#include "sim_run.hpp"
 
 using namespace bbx;
 
@@ -25,19 +26,10 @@ int run(int M, int N, int K) {
   std::vector<float> c(static_cast<std::size_t>(M) * N, -1.0f);
   sim::ScopedAllocation ra(a.data(), a.size() * sizeof(T)), rb(b.data(), b.size() * sizeof(T)),
       rc(c.data(), c.size() * sizeof(float));
-  try {
+  return run_and_print_bits([&] {
     launch(&tile_test::tile_gemm_kernel<T>, dim3(M / 64, N / 64), dim3(256), 0, Stream{}, a.data(), b.data(),
-           c.data(), M, N, K);
-  } catch (const sim::SimError& e) {
-    std::fprintf(stderr, "%s\n", e.what());
-    return 2;
-  }
-  for (float x : c) {
-    std::uint32_t u;
-    std::memcpy(&u, &x, 4);
-    std::printf("%08x\n", u);
-  }
-  return 0;
+             c.data(), M, N, K);
+  }, c);
 }
 
 int main() {

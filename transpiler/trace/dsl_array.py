@@ -122,10 +122,8 @@ class Array:
         offset, sl = sliced
         if sl.stop is None:  # a[start:]: a view from there on (1-D)
             return self.subview(offset)
-        count = _count(sl)
         _check_alignment(alignment)
-        return vector.Vector([self._pointer.read(add(offset, i)) for i in range(count)],
-                             self.dtype)
+        return (self._pointer + offset).load(count=_count(sl))
 
     def __setitem__(self, index: Any, value: Any) -> None:
         index, alignment = _alignment_suffix(index)
@@ -136,11 +134,8 @@ class Array:
             self._pointer.write(self._offset(index), value)
             return
         offset, sl = sliced
-        count = _count(sl)
         _check_alignment(alignment)
-        elements = _elements(value, count)
-        for i, e in enumerate(elements):
-            self._pointer.write(add(offset, i), e)
+        (self._pointer + offset).store(vector.Vector(_elements(value, _count(sl)), self.dtype))
 
     # -- the DSL's access methods ---------------------------------------------------------------
 

@@ -29,8 +29,9 @@ costs no width; tests/mma/test_mma_exact_isa.py guards it on flash_attention_v2 
 A (NVIDIA's fragment: k = 2q + v0 + 8v2) and B (k = sigma(q, e)) hold contiguous k *pairs*, so a
 K-major shared tile is read 32 bits at a time (ds_read_b32 / ds_read2*_b32), never wider; a B
 whose k runs along the rows of shared memory (attention's V^T, ldmatrix.trans on NVIDIA) has a
-lane's values a row pitch apart and is read 16 bits a value (gfx950's ds_read_b64_tr_b16 could
-transpose it in the read; gfx942 with SRAM ECC cannot even merge pairs with ds_read_u16_d16_hi).
+lane's values a row pitch apart and is read 16 bits a value, pairs joined by v_perm (gfx950's
+ds_read_b64_tr_b16 could transpose in the read; clang-22 loads into a register's high half,
+ds_read_u16_d16_hi, only for targets without SRAM ECC, e.g. gfx942:sramecc-).
 Global -> shared copies do not depend on the mode (dwordx4 where the layout proves 16 bytes).
 """
 

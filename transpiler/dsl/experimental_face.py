@@ -13,6 +13,7 @@ from typing import Any
 
 from ..cxx import ast as c
 from ..cxx.printer import string_literal
+from ..trace.barrier_ids import note_arriving_barrier
 from ..trace.context import require
 from ..trace.errors import trace_error
 from ..trace.kernel_scope import current_kernel
@@ -178,12 +179,14 @@ def barrier_cta_sync(barrier_id: Any = 0, *, thread_count: Any = None) -> None:
     args = [_barrier_id(barrier_id, name)]
     if thread_count is not None:
         args.append(as_numeric(thread_count).expr())
+        note_arriving_barrier(current_kernel(name), barrier_id)
     _statement(name, _call("experimental::barrier_cta_sync", tuple(args)))
 
 
 def barrier_cta_arrive(barrier_id: Any, thread_count: Any) -> None:
     name = "prims.barrier_cta_arrive"
     args = (_barrier_id(barrier_id, name), as_numeric(thread_count).expr())
+    note_arriving_barrier(current_kernel(name), barrier_id)
     _statement(name, _call("experimental::barrier_cta_arrive", args))
 
 
@@ -196,6 +199,7 @@ def barrier_cta_red(pred: Any, barrier_id: Any, kind: Any, *, thread_count: Any 
     args = [as_numeric(pred).expr(), _barrier_id(barrier_id, name)]
     if thread_count is not None:
         args.append(as_numeric(thread_count).expr())
+        note_arriving_barrier(current_kernel(name), barrier_id)
     return _BY_CXX[result].run_time(
         _call("experimental::barrier_cta_red", tuple(args), (_tag(op),)))
 
@@ -206,6 +210,7 @@ def barrier(*, barrier_id: Any = None, number_of_threads: Any = None) -> None:
     args = [_barrier_id(barrier_id, name) if barrier_id is not None else c.Lit("0")]
     if number_of_threads is not None:
         args.append(as_numeric(number_of_threads).expr())
+        note_arriving_barrier(current_kernel(name), barrier_id if barrier_id is not None else 0)
     _statement(name, _call("experimental::barrier_cta_sync", tuple(args)))
 
 

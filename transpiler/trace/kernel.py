@@ -30,6 +30,7 @@ from typing import Any, Protocol, runtime_checkable
 from ..cxx import ast as c
 from ..cxx.literals import static_int_type
 from ..preprocess.loader import raw_function
+from .barrier_ids import kernel_declarations
 from .context import NameAllocator, TraceContext, activate, require
 from .dsl_array import annotated_arrays
 from .errors import TraceError, trace_error, user_location
@@ -332,5 +333,6 @@ def _trace_kernel(fn: Any, bound: inspect.BoundArguments, passed: dict[str, Any]
         KERNEL.reset(token)
     function = c.Function(name=name, template_params=template_params,
                           space="BBX_GLOBAL BBX_LAUNCH_BOUNDS(MaxThreads)", return_type="void",
-                          params=params, body=list(ctx.root.stmts), comments=prepared.comments())
+                          params=params, body=[*kernel_declarations(trace), *ctx.root.stmts],
+                          comments=prepared.comments())
     return TracedKernel(name, function, trace.smem_bytes)

@@ -25,6 +25,12 @@ class KernelTrace:
     lane_renaming: bool = False
     #: whether it is given NVIDIA's warp MMA as plain MFMA atoms (bbx.trace.mma_mode)
     plain_warp_mma: bool = False
+    #: whether it meets a `cutlass.pipeline.NamedBarrier` (bbx.trace.named_barrier)
+    named_barriers: bool = False
+    #: the named-barrier ids (bit i: id i) it meets otherwise than by a NamedBarrier's waiting
+    #: arrival: a plain `arrive`, or a primitive barrier with a thread count; a run-time id
+    #: stands for all 16 (bbx.trace.named_barrier)
+    arriving_barrier_ids: int = 0
 
 
 KERNEL: contextvars.ContextVar[KernelTrace | None] = contextvars.ContextVar(

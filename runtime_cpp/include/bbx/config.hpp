@@ -130,10 +130,9 @@ struct block_threads {
       return -1;
     }
   }
-  static constexpr long long value =
-      (extent<X>() < 0 || extent<Y>() < 0 || extent<Z>() < 0)
-          ? 1024
-          : extent<X>() * extent<Y>() * extent<Z>();
+  // whether `value` is the block's exact thread count (every extent is static)
+  static constexpr bool exact = extent<X>() >= 0 && extent<Y>() >= 0 && extent<Z>() >= 0;
+  static constexpr long long value = exact ? extent<X>() * extent<Y>() * extent<Z>() : 1024;
 };
 template <class X, class Y = void, class Z = void>
 using block_threads_t = block_threads<X, Y, Z>;

@@ -50,4 +50,36 @@ struct NamedBarrier {
   }
 };
 
+// The named barriers of one kernel, given what the whole kernel's trace knows: `Block`, the
+// block's thread count as a bbx::block_threads type (the kernel's MaxThreads: static extents give
+// the count, run-time ones leave it to the target), and `ArrivingIds`, the barrier ids (bit i:
+// id i) the kernel meets otherwise than by waiting arrivals here (a plain `arrive`, a primitive
+// barrier_cta_* with a thread count; all 16 for a run-time id). A traced kernel that uses
+// NamedBarrier declares `using NamedBarrier = bbx::KernelNamedBarrier<MaxThreads, ids>;`.
+//
+// `arrive_and_wait` on any other id is a barrier at which every arriving thread waits: when its
+// thread count is the whole block, it completes exactly when every thread of the block has
+// reached it — PTX's `barrier.sync id, count` cannot complete otherwise (a phase needs `count`
+// arrivals, each thread arrives once a phase and waits for it), and that is the block barrier
+// (`__syncthreads`, AMD's s_barrier). Sharing the block barrier with other whole-block barriers
+// is sound: a kernel that does not deadlock on NVIDIA passes its whole-block barriers in one
+// order in every thread. barrier_cta_sync_waiting (platform hooks) takes that form where the
+// target gains from it (AMD: s_barrier instead of the LDS barrier); partial-block barriers and
+// the ids in `ArrivingIds` (where s_barrier would deadlock a producer that only arrives) keep the
+// named barrier.
+template <class Block, unsigned ArrivingIds>
+struct KernelNamedBarrier : NamedBarrier {
+  using NamedBarrier::NamedBarrier;
+  // The block's thread count if its extents are static, else 0 (the target reads it).
+  static constexpr int static_block_threads =
+      Block::exact ? static_cast<int>(Block::value) : 0;
+  BBX_DEVICE void arrive_and_wait(BBX_SIM_LOC_ONLY_DEFAULT) const {
+    if ((ArrivingIds >> (barrier_id & 15)) & 1u)
+      experimental::barrier_cta_sync(barrier_id, num_threads BBX_SIM_LOC_ARG);
+    else
+      experimental::barrier_cta_sync_waiting(barrier_id, num_threads,
+                                             static_block_threads BBX_SIM_LOC_ARG);
+  }
+};
+
 }  // namespace bbx

@@ -175,6 +175,17 @@ BBX_DEVICE void barrier_cta_sync(int id) {
 }
 BBX_DEVICE void barrier_cta_sync(int id, int count) { detail::lds_arrive<true>(id, count); }
 BBX_DEVICE void barrier_cta_arrive(int id, int count) { detail::lds_arrive<false>(id, count); }
+// Barrier `id` of `count` threads at which every arriving thread waits (no barrier_cta_arrive on
+// it; KernelNamedBarrier in experimental/barrier.hpp says why this is the block barrier when
+// `count` is the whole block). `block_threads`: the block's thread count if static, else 0 (read
+// from the dispatch: a uniform scalar compare). The whole block: s_barrier; fewer threads: LDS.
+BBX_DEVICE void barrier_cta_sync_waiting(int id, int count, int block_threads) {
+  const int threads = block_threads > 0 ? block_threads : detail::block_threads();
+  if (count == threads)
+    ::bbx::arch::sync_threads();
+  else
+    detail::lds_arrive<true>(id, count);
+}
 template <class Op, class P>
 BBX_DEVICE detail::bar_red_result_t<Op> barrier_cta_red(P const& pred, int id, int count) {
   return detail::bar_red_finish<Op>(detail::lds_red(static_cast<bool>(pred), id, count), count);

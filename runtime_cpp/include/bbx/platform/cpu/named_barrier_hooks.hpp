@@ -32,6 +32,14 @@ inline void barrier_cta_sync(int id, int count,
   sim_detail::rendezvous(sim_detail::named_barrier_key(id), count, false, true,
                          "barrier_cta_sync", loc);
 }
+// Barrier `id` of `count` threads at which every arriving thread waits: the simulator keeps the
+// exact named barrier (its rendezvous checks the count and reports deadlocks and misuse per
+// id), whatever the block's size (`block_threads`: AMD's choice of s_barrier, unused here).
+inline void barrier_cta_sync_waiting(int id, int count, int block_threads,
+                                     std::source_location loc = std::source_location::current()) {
+  (void)block_threads;
+  barrier_cta_sync(id, count, loc);
+}
 inline void barrier_cta_arrive(int id, int count,
                                std::source_location loc = std::source_location::current()) {
   detail::check_barrier_id(id, "barrier_cta_arrive");

@@ -26,6 +26,12 @@ BBX_DEVICE void barrier_cta_sync(int id, int count) {
   (void)id, (void)count;
 #endif
 }
+// Barrier `id` of `count` threads at which every arriving thread waits: `barrier.sync id, count`
+// as ever (the hardware has the named barrier; `block_threads` is not needed).
+BBX_DEVICE void barrier_cta_sync_waiting(int id, int count, int block_threads) {
+  (void)block_threads;
+  barrier_cta_sync(id, count);
+}
 BBX_DEVICE void barrier_cta_arrive(int id, int count) {
 #if defined(__CUDA_ARCH__)
   asm volatile("barrier.arrive %0, %1;" ::"r"(id), "r"(count) : "memory");

@@ -1,0 +1,65 @@
+"""`cutlass.pipeline.NamedBarrier` in AMD ISA (issue 28; clang-22, device only, gfx942, staged):
+a barrier that every thread of the block waits at is the block barrier (s_barrier, none of the
+LDS barrier's compare-and-swap, lane reads or polling); a barrier of half the block, and one a
+producer only arrives at, keep the named barrier in LDS (s_barrier would deadlock the latter).
+The kernels are the simulator test's (tests/trace/named_barrier_kernels.py). Skipped without
+clang++-22 / llvm-objdump-22."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from bbx.targets.amd import loops
+from tests.trace.named_barrier_kernels import FULL_BLOCK, HALVES, PRODUCER_CONSUMER, THREADS, script
+
+ROOT = Path(__file__).resolve().parents[2]
+X = f"i32[{THREADS}]:stride(1)@16"
+OUT = f"i32[{THREADS},2]:stride(2,1)@16"
+#: what the LDS named barrier (platform/amd/named_barrier_hooks.hpp) is made of
+LDS_BARRIER = ("ds_cmpst_rtn_b64", "v_readlane_b32", "s_sleep")
+
+
+def _kernel_mix(tmp_path: Path, body: str) -> Counter[str]:
+    """The instructions of the kernel that runs `body`, built for gfx942 by staged execution."""
+    if shutil.which("clang++-22") is None or shutil.which("llvm-objdump-22") is None:
+        pytest.skip("clang++-22 / llvm-objdump-22 not installed")
+    source = tmp_path / "kernels.py"
+    source.write_text(script(body, [0] * THREADS, 1))
+    out = tmp_path / "gfx942"
+    cmd = [sys.executable, "-m", "bbx.cli", "build", f"{source}:host", "--target", "gfx942",
+           "-o", str(out), "--arg", X, "--arg", OUT]
+    env = {**os.environ, "BBX_STAGED": "1", "BBX_TRACEBACK": "",
+           "BBX_CACHE_DIR": str(tmp_path / "cache")}
+    built = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=900,
+                           check=False)
+    assert built.returncode == 0, (built.stdout + built.stderr)[-4000:]
+    hsaco = next(out.glob("*.hsaco"))
+    listing = subprocess.run(["llvm-objdump-22", "-d", str(hsaco)], capture_output=True,
+                             text=True, check=True).stdout
+    code = max(loops.instructions_by_symbol(listing).values(), key=len)
+    return Counter(i.mnemonic for i in code)
+
+
+def test_whole_block_named_barrier_is_s_barrier(tmp_path: Path) -> None:
+    mix = _kernel_mix(tmp_path, FULL_BLOCK)
+    assert mix["s_barrier"] >= 3, mix  # three arrive_and_wait / sync
+    assert not any(mix[m] for m in LDS_BARRIER), mix
+    assert not any(m.startswith("ds_cmpst") for m in mix), mix
+
+
+def test_half_block_named_barriers_stay_in_lds(tmp_path: Path) -> None:
+    mix = _kernel_mix(tmp_path, HALVES)
+    assert mix["ds_cmpst_rtn_b64"] > 0 and mix["v_readlane_b32"] > 0, mix
+
+
+def test_barrier_a_producer_only_arrives_at_stays_in_lds(tmp_path: Path) -> None:
+    mix = _kernel_mix(tmp_path, PRODUCER_CONSUMER)
+    assert mix["ds_cmpst_rtn_b64"] > 0 and mix["v_readlane_b32"] > 0, mix
+    assert mix["s_barrier"] == 0, mix  # no barrier of this kernel is waiting-only

@@ -9,10 +9,10 @@ What the copies can reach under renamed lanes, derived from the configuration:
   b32 (or two b32 in one ds_read2*); only V^T (B of P @ V, ldmatrix.trans: a lane's 4 values of
   an MFMA are 4 keys of one head column, a row pitch apart in shared memory) is read 16 bits at
   a time, one read per value;
-* cross-lane: the softmax's quad reductions only (ds_swizzle / ds_bpermute on gfx942), plus the
-  2 v_readlane of each `NamedBarrier(1, 128).arrive_and_wait()` (two per n-block): AMD's named
-  barrier runs in LDS (platform/amd/named_barrier_hooks.hpp), its leader lane's compare-and-swap
-  result broadcast with a readlane of each half.
+* cross-lane: the softmax's quad reductions only (ds_swizzle / ds_bpermute on gfx942); the
+  `NamedBarrier(1, 128).arrive_and_wait()` (two per n-block) spans the block and sees no plain
+  arrive, so it is s_barrier (bbx::KernelNamedBarrier), not the LDS named barrier with its
+  compare-and-swap and readlanes (platform/amd/named_barrier_hooks.hpp).
 Skipped without clang++-22 / llvm-objdump-22 or without the corpus."""
 
 from __future__ import annotations
@@ -98,6 +98,8 @@ def test_n_block_loop_moves_data_across_lanes_only_for_the_softmax(
     mix = _hot_loop(fa2_gfx942)
     shuffles = mix["ds_swizzle_b32"] + mix["ds_bpermute_b32"]
     assert 0 < shuffles <= 8, mix  # the row max of a lane's 4 rows: xor 1 and 2 in its quad
-    assert mix["v_readlane_b32"] <= 4, mix  # the LDS named barrier's, 2 per arrive_and_wait
+    # the whole-block named barriers are s_barrier: no LDS barrier's readlanes or compare-and-swap
+    assert mix["v_readlane_b32"] == 0 and mix["s_barrier"] >= 2, mix
+    assert not any(m.startswith("ds_cmpst") for m in mix), mix
     assert not any(m.startswith(("v_permlane", "ds_permute", "v_writelane")) or m.endswith("_dpp")
                    for m in mix), mix

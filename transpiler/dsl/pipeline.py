@@ -1,6 +1,8 @@
 """`cutlass.pipeline`: `NamedBarrier`, the one part of the module that is not built on NVIDIA's
 mbarriers (those are NVIDIA-only, `bbx.dsl.nvidia`). C++: `bbx::NamedBarrier`
-(bbx/experimental/barrier.hpp) over the block barriers of `barrier_cta_sync`.
+(bbx/experimental/barrier.hpp) over the block barriers of `barrier_cta_sync`; a staged kernel
+declares `bbx::KernelNamedBarrier` instead, whose waiting-only whole-block barriers are the
+block barrier on AMD (bbx.trace.barrier_ids).
 
 A NamedBarrier is usually made on the host, in the kernel class's `__init__`
 (`self.sync_barrier = pipeline.NamedBarrier(barrier_id=1, num_threads=128)`); inside DSL code

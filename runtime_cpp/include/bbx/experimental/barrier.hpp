@@ -23,6 +23,8 @@
 // valid state (LDS is not initialised at launch; a stale state left by an earlier block of a bbx
 // kernel is a valid quiescent one). A waiting warp must not depend on the other half of its own
 // wavefront arriving later in program order (the wave executes the branches one after another).
+// A traced kernel's NamedBarriers (KernelNamedBarrier below) take s_barrier instead where the
+// barrier spans the whole block and no thread only arrives at it (barrier_cta_sync_waiting).
 #pragma once
 
 #include <type_traits>

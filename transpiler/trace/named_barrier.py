@@ -53,4 +53,3 @@ class NamedBarrier:
         self._emit("arrive")
 
     arrive_unaligned = arrive
-

@@ -81,15 +81,16 @@ def test_a_backward_branch_to_a_block_that_does_not_dominate_it_is_no_loop() -> 
     assert loops.hot_loop(code) is None
 
 
-def test_lds_reads_are_counted_by_width() -> None:
+def test_lds_reads_are_counted_by_width_and_exec_branches_counted() -> None:
     code = _listing([
         (0x00, _LOAD), (0x04, "ds_read_u16 v1, v2"), (0x08, "ds_read_u16 v3, v2 offset:128"),
-        (0x0c, "ds_read_b128 v[4:7], v2"), (0x10, _MFMA),
-        (0x18, f"s_cbranch_scc1 0 <{_SYM}+0x0>"), (0x1c, "s_endpgm"),
+        (0x0c, f"s_cbranch_execz 1 <{_SYM}+0x14>"), (0x10, "ds_read_b128 v[4:7], v2"),
+        (0x14, _MFMA), (0x1c, f"s_cbranch_scc1 0 <{_SYM}+0x0>"), (0x20, "s_endpgm"),
     ])
     loop = loops.hot_loop(code)
     assert loop is not None
     assert loop.as_dict()["lds_read_widths"] == {"ds_read_b128": 1, "ds_read_u16": 2}
+    assert loop.as_dict()["exec_branches"] == 1
 
 
 def test_cross_lane_instructions_are_counted() -> None:

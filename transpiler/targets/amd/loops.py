@@ -90,6 +90,9 @@ class HotLoop:
             "lds_reads": sum(1 for i in self.body if memory.is_lds_read(i.mnemonic)),
             "lds_read_widths": self.lds_read_widths(),
             "cross_lane": sum(1 for i in self.body if is_cross_lane(i)),
+            # branches on the exec mask: code some lanes skip (a predicated copy's chunk...)
+            "exec_branches": sum(1 for i in self.body
+                                 if i.mnemonic.startswith(("s_cbranch_execz", "s_cbranch_execnz"))),
             "loads_in_flight": mem.peak_loads_in_flight,
             "vmcnt_waits_full": mem.full_waits,
             "vmcnt_waits_partial": mem.partial_waits,

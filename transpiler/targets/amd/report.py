@@ -27,6 +27,7 @@ JSON (``bbx inspect --json``; keys sorted, kernels in code-object order)::
                      "global_loads": 8, "lds_reads": 12,  # of the k-tiles (bbx.targets.amd.loops)
                      "lds_read_widths": {"ds_read_b64": 12},  # LDS reads by mnemonic
                      "cross_lane": 0,  # permutes, swizzles, readlanes, DPP
+                     "exec_branches": 0,  # s_cbranch_execz/execnz: code some lanes skip
                      "loads_in_flight": 1, "vmcnt_waits_full": 9, "vmcnt_waits_partial": 0}
     }]}
 
@@ -164,7 +165,7 @@ def to_table(report: dict[str, Any]) -> str:
                          f"({100 * loop['mfma_share']:.1f}%), {loop['global_loads']} global loads "
                          f"(at most {loop['loads_in_flight']} in flight), {loop['lds_reads']} LDS "
                          f"reads ({_widths(loop['lds_read_widths'])}), {loop['cross_lane']} "
-                         f"cross-lane, vmcnt waits "
+                         f"cross-lane, {loop['exec_branches']} exec branches, vmcnt waits "
                          f"{loop['vmcnt_waits_full']} full / {loop['vmcnt_waits_partial']} partial")
         mix = kernel["instruction_mix"]
         width = max((len(m) for m in mix), default=0)

@@ -1,0 +1,73 @@
+"""The AMD hot loop of NVIDIA's tensorop_gemm.py (issue 29), read from clang-22's gfx942 code by
+`bbx inspect`: guards of the global -> LDS copies' instruction sequence.
+
+* A predicated cp.async copy (CopyG2SOp through `copy_if`, the prologue's and the k-tile loop's
+  loads of A and B) whose chunk goes through a register is one branch-free load and one LDS
+  store per chunk (platform/amd/async_copy_hooks.hpp, g2s_chunk_zfill): no exec-mask branch per
+  chunk in the k-tile loop, and the prologue's loads all in flight before the first LDS store
+  waits for one (a branch per chunk kept one load in flight: load, s_waitcnt vmcnt(0), store).
+
+Built by staged execution (BBX_STAGED=1) for gfx942, device code only; skipped without clang-22,
+llvm-objdump-22 or the corpus.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = Path(os.environ.get("BBX_CUTLASS_CORPUS", ROOT.parent / "shared" / "corpus" / "cutlass"))
+TENSOROP = CORPUS / "cute" / "ampere" / "kernel" / "dense_gemm" / "tensorop_gemm.py"
+#: M-major A and B, N-major C (the upstream script's defaults), bf16
+MNN_ARGS = ("bf16[?{div=8},?,?]:stride(1,?{div=8},?{div=8})@16",) * 2 + (
+    "bf16[?,?{div=8},?]:stride(?{div=8},1,?{div=8})@16",)
+INIT = ("ab_dtype=cutlass.BFloat16", "c_dtype=cutlass.BFloat16", "acc_dtype=cutlass.Float32",
+        "atom_layout_mnk=(2,2,1)")
+
+pytestmark = [
+    pytest.mark.skipif(not TENSOROP.is_file(), reason=f"no corpus script {TENSOROP}"),
+    pytest.mark.skipif(None in (shutil.which("clang++-22"), shutil.which("llvm-objdump-22")),
+                       reason="no clang++-22 / llvm-objdump-22"),
+]
+
+
+def _bbx(*args: str) -> str:
+    proc = subprocess.run([sys.executable, "-m", "bbx.cli", *args], cwd=ROOT,
+                          env={**os.environ, "BBX_STAGED": "1", "BBX_TRACEBACK": ""},
+                          capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return proc.stdout
+
+
+@pytest.fixture(scope="module")
+def mnn_gfx942(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """`bbx inspect`'s figures of the GEMM kernel (the largest of the module)."""
+    out = tmp_path_factory.mktemp("tensorop_mnn_gfx942")
+    _bbx("build", f"{TENSOROP}:TensorOpGemm", "--target", "gfx942", "-o", str(out),
+         *(x for value in INIT for x in ("--init", value)),
+         *(x for spec in MNN_ARGS for x in ("--arg", spec)))
+    kernels = json.loads(_bbx("inspect", str(out), "--json"))["kernels"]
+    return max(kernels, key=lambda k: k["instructions"])
+
+
+def test_predicated_g2s_chunks_do_not_branch_in_the_k_tile_loop(mnn_gfx942: dict[str, Any]) -> None:
+    loop = mnn_gfx942["hot_loop"]
+    assert loop is not None and loop["mfma"] == 64 and loop["global_loads"] == 8, loop
+    assert loop["exec_branches"] == 0, loop
+
+
+def test_predicated_g2s_loads_are_in_flight_together(mnn_gfx942: dict[str, Any]) -> None:
+    memory = mnn_gfx942["memory"]
+    # the prologue's copies of 3 k-tiles (8 loads each) are issued before the first store waits
+    assert memory["loads_in_flight"] >= 8, memory
+    assert memory["vmcnt_waits_partial"] > 0, memory
+    assert mnn_gfx942["scratch_bytes"] == 0
+

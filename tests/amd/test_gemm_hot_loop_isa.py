@@ -6,6 +6,10 @@
   store per chunk (platform/amd/async_copy_hooks.hpp, g2s_chunk_zfill): no exec-mask branch per
   chunk in the k-tile loop, and the prologue's loads all in flight before the first LDS store
   waits for one (a branch per chunk kept one load in flight: load, s_waitcnt vmcnt(0), store).
+* The LdMatrix shared -> register copies of K-major operands (atom/copy_ldmatrix.hpp,
+  ldmatrix_fragment_copy) read each MFMA operand's 4 contiguous values with one 64-bit LDS read,
+  aligned by ldmatrix's promise: no run-time alignment test whose element-wise fallback (48
+  ds_read_u16 and their packing, 24 exec-mask branches) sat in the k-tile loop next to them.
 
 Built by staged execution (BBX_STAGED=1) for gfx942, device code only; skipped without clang-22,
 llvm-objdump-22 or the corpus.
@@ -27,8 +31,10 @@ ROOT = Path(__file__).resolve().parents[2]
 CORPUS = Path(os.environ.get("BBX_CUTLASS_CORPUS", ROOT.parent / "shared" / "corpus" / "cutlass"))
 TENSOROP = CORPUS / "cute" / "ampere" / "kernel" / "dense_gemm" / "tensorop_gemm.py"
 #: M-major A and B, N-major C (the upstream script's defaults), bf16
-MNN_ARGS = ("bf16[?{div=8},?,?]:stride(1,?{div=8},?{div=8})@16",) * 2 + (
-    "bf16[?,?{div=8},?]:stride(?{div=8},1,?{div=8})@16",)
+M_MAJOR = "bf16[?{div=8},?,?]:stride(1,?{div=8},?{div=8})@16"
+K_MAJOR = "bf16[?,?{div=8},?]:stride(?{div=8},1,?{div=8})@16"
+MNN_ARGS = (M_MAJOR, M_MAJOR, K_MAJOR)
+KKM_ARGS = (K_MAJOR, K_MAJOR, M_MAJOR)
 INIT = ("ab_dtype=cutlass.BFloat16", "c_dtype=cutlass.BFloat16", "acc_dtype=cutlass.Float32",
         "atom_layout_mnk=(2,2,1)")
 
@@ -47,15 +53,23 @@ def _bbx(*args: str) -> str:
     return proc.stdout
 
 
-@pytest.fixture(scope="module")
-def mnn_gfx942(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """`bbx inspect`'s figures of the GEMM kernel (the largest of the module)."""
-    out = tmp_path_factory.mktemp("tensorop_mnn_gfx942")
+def _inspect_gemm(out: Path, args: tuple[str, ...]) -> dict[str, Any]:
+    """`bbx inspect`'s figures of the GEMM kernel (the largest of the module) built for gfx942."""
     _bbx("build", f"{TENSOROP}:TensorOpGemm", "--target", "gfx942", "-o", str(out),
          *(x for value in INIT for x in ("--init", value)),
-         *(x for spec in MNN_ARGS for x in ("--arg", spec)))
+         *(x for spec in args for x in ("--arg", spec)))
     kernels = json.loads(_bbx("inspect", str(out), "--json"))["kernels"]
     return max(kernels, key=lambda k: k["instructions"])
+
+
+@pytest.fixture(scope="module")
+def mnn_gfx942(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    return _inspect_gemm(tmp_path_factory.mktemp("tensorop_mnn_gfx942"), MNN_ARGS)
+
+
+@pytest.fixture(scope="module")
+def kkm_gfx942(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    return _inspect_gemm(tmp_path_factory.mktemp("tensorop_kkm_gfx942"), KKM_ARGS)
 
 
 def test_predicated_g2s_chunks_do_not_branch_in_the_k_tile_loop(mnn_gfx942: dict[str, Any]) -> None:
@@ -71,3 +85,13 @@ def test_predicated_g2s_loads_are_in_flight_together(mnn_gfx942: dict[str, Any])
     assert memory["vmcnt_waits_partial"] > 0, memory
     assert mnn_gfx942["scratch_bytes"] == 0
 
+
+def test_k_major_operands_are_read_64_bits_at_a_time(kkm_gfx942: dict[str, Any]) -> None:
+    loop = kkm_gfx942["hot_loop"]
+    assert loop is not None and loop["mfma"] == 64, loop
+    widths = loop["lds_read_widths"]
+    # 64 MFMA of 16x16x16: 2 k-blocks x (4 A + 8 B) operands of 8 bytes, paired or not
+    assert set(widths) <= {"ds_read_b64", "ds_read2_b64", "ds_read2st64_b64"}, widths
+    assert 12 <= loop["lds_reads"] <= 24, loop
+    assert loop["exec_branches"] == 0, loop
+    assert kkm_gfx942["scratch_bytes"] == 0

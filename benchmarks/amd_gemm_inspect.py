@@ -4,13 +4,14 @@ resources and the hot loop's instruction mix, next to HipKittens' hand-written B
     python benchmarks/amd_gemm_inspect.py [--corpus DIR] [--archs gfx942,gfx950] [--json F]
 
 For `tensorop_gemm.py` (fp16 and bf16, A/B/C majors m/n/n and k/k/m) and `sgemm.py`, unmodified,
-and `flash_attention_v2.py` (bf16, D128, 128x64 tiles, by staged execution: the m16n8-exact
-mode), `bbx build` a specialization for each target (clang-22, device only, no GPU needed) and
+and `flash_attention_v2.py` (bf16, D128, 128x64 tiles, in the m16n8-exact mode),
+`bbx build` a specialization for each target (clang-22, device only, no GPU needed) and
 print `bbx inspect`'s figures: VGPR, AGPR, SGPR, scratch, waves per SIMD, and the hot loop (the
 loop of the k-tiles, or attention's n-blocks: its instructions, its MFMA, their share, its
-global loads and how many are in flight at once, its LDS reads and its cross-lane
-instructions). HipKittens' BF16
-GEMM hot loop, compiled by the same clang (issue 15's figures, not run): 41.7% MFMA on gfx950,
+global loads and how many are in flight at once, its LDS reads by width, its cross-lane
+instructions and its exec-mask branches). Every case is built by staged execution, the default
+path; BBX_STAGED=0 builds the GEMMs by the translated path instead (being retired). HipKittens'
+BF16 GEMM hot loop, compiled by the same clang (issue 15's figures, not run): 41.7% MFMA on gfx950,
 51.4% on gfx942; published 1,610 TFLOP/s BF16 8192^3 on MI355X.
 """
 
@@ -88,8 +89,15 @@ CASES.append(
         [QKVO] * 4 + ["f32"],
     )
 )
-#: cases traced by staged execution (BBX_STAGED=1): the m16n8-exact mode exists only there
-STAGED = {"flash_attention_v2 bf16 D128"}
+#: cases that exist only by staged execution (the m16n8-exact mode): BBX_STAGED=0 does not
+#: switch them to the translated path
+STAGED_ONLY = {"flash_attention_v2 bf16 D128"}
+
+
+def staged_env(label: str) -> str:
+    """BBX_STAGED for a case: staged execution (the default path) unless BBX_STAGED=0 asks for
+    the translated one (being retired), which STAGED_ONLY cases lack."""
+    return "0" if os.environ.get("BBX_STAGED") == "0" and label not in STAGED_ONLY else "1"
 
 
 def build_and_inspect(
@@ -109,7 +117,7 @@ def build_and_inspect(
     ]
     cmd += [x for value in init for x in ("--init", value)]
     cmd += [x for spec in args for x in ("--arg", spec)]
-    env = {**os.environ, "BBX_STAGED": "1" if label in STAGED else os.environ.get("BBX_STAGED", "")}
+    env = {**os.environ, "BBX_STAGED": staged_env(label)}
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env=env)
     if proc.returncode != 0:
         return {"case": label, "arch": arch, "error": (proc.stdout + proc.stderr)[-400:]}
@@ -164,7 +172,8 @@ def main() -> None:
     print(
         f"{'case':28s} {'arch':7s} {'VGPR':>5s} {'AGPR':>5s} {'SGPR':>5s} {'scratch':>8s} "
         f"{'waves':>6s} {'loop instr':>11s} {'MFMA':>5s} {'MFMA %':>7s} {'HipKittens %':>13s} "
-        f"{'loads':>6s} {'in flight':>10s} {'LDS reads':>10s} {'cross-lane':>11s}"
+        f"{'loads':>6s} {'in flight':>10s} {'LDS reads':>10s} {'cross-lane':>11s} "
+        f"{'exec br':>8s}  LDS read widths"
     )
     for r in rows:
         if "error" in r:
@@ -172,13 +181,15 @@ def main() -> None:
             continue
         loop = r["hot_loop"] or {"instructions": 0, "mfma": 0, "mfma_share": 0.0,
                                  "global_loads": 0, "loads_in_flight": 0, "lds_reads": 0,
-                                 "cross_lane": 0}
+                                 "cross_lane": 0, "exec_branches": 0, "lds_read_widths": {}}
         print(
             f"{r['case']:28s} {r['arch']:7s} {r['vgpr']:5d} {r['agpr']:5d} {r['sgpr']:5d} "
             f"{r['scratch_bytes']:8d} {r['waves_per_simd']:6d} {loop['instructions']:11d} "
             f"{loop['mfma']:5d} {100 * loop['mfma_share']:7.1f} {HIPKITTENS[r['arch']]:13.1f} "
             f"{loop['global_loads']:6d} {loop['loads_in_flight']:10d} {loop['lds_reads']:10d} "
-            f"{loop['cross_lane']:11d}"
+            f"{loop['cross_lane']:11d} {loop['exec_branches']:8d}  "
+            + " ".join(f"{m.removeprefix('ds_read')}:{n}"
+                       for m, n in loop["lds_read_widths"].items())
         )
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=2) + "\n")

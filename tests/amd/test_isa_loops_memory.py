@@ -54,6 +54,45 @@ def test_the_smallest_of_equal_loops_is_hot() -> None:
     assert loop is not None and (loop.start, loop.end) == (0x1000, 0x1008)
 
 
+def test_a_rotated_loop_is_its_blocks_entered_in_the_middle() -> None:
+    # the compiler entered the k-tile loop at 0x20 (its header) and placed the loop's first
+    # half at 0x10..0x18: the loop is the blocks 0x10..0x28 headed by 0x20, not the prologue
+    code = _listing([
+        (0x00, _LOAD), (0x04, f"s_branch 6 <{_SYM}+0x20>"),
+        (0x10, _MFMA), (0x18, _MFMA),
+        (0x20, _LOAD), (0x24, "s_add_u32 s0, s0, 1"), (0x28, f"s_cbranch_scc1 0 <{_SYM}+0x10>"),
+        (0x2c, "s_endpgm"),
+    ])
+    loop = loops.hot_loop(code)
+    assert loop is not None
+    assert (loop.start, loop.matrix, loop.instructions) == (0x1020, 2, 5)
+    assert loop.as_dict()["global_loads"] == 1
+
+
+def test_a_backward_branch_to_a_block_that_does_not_dominate_it_is_no_loop() -> None:
+    # a predicated load placed at the end (0x30..0x38) returns to 0x14, which the entry reaches
+    # without it: no loop, however many loads and MFMA lie between 0x14 and 0x38
+    code = _listing([
+        (0x00, "s_and_saveexec_b64 s[2:3], vcc"), (0x04, f"s_cbranch_execnz 10 <{_SYM}+0x30>"),
+        (0x08, f"s_branch 2 <{_SYM}+0x14>"),
+        (0x14, _MFMA), (0x1c, _MFMA), (0x24, _LOAD), (0x28, "s_endpgm"),
+        (0x30, _LOAD), (0x38, f"s_branch 0 <{_SYM}+0x14>"),
+    ])
+    assert loops.hot_loop(code) is None
+
+
+def test_lds_reads_are_counted_by_width_and_exec_branches_counted() -> None:
+    code = _listing([
+        (0x00, _LOAD), (0x04, "ds_read_u16 v1, v2"), (0x08, "ds_read_u16 v3, v2 offset:128"),
+        (0x0c, f"s_cbranch_execz 1 <{_SYM}+0x14>"), (0x10, "ds_read_b128 v[4:7], v2"),
+        (0x14, _MFMA), (0x1c, f"s_cbranch_scc1 0 <{_SYM}+0x0>"), (0x20, "s_endpgm"),
+    ])
+    loop = loops.hot_loop(code)
+    assert loop is not None
+    assert loop.as_dict()["lds_read_widths"] == {"ds_read_b128": 1, "ds_read_u16": 2}
+    assert loop.as_dict()["exec_branches"] == 1
+
+
 def test_cross_lane_instructions_are_counted() -> None:
     # LDS-routed permutes and swizzles, lane reads, DPP (by mnemonic or by control), not LDS
     # reads or plain ALU

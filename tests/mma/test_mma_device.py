@@ -147,7 +147,10 @@ def test_the_hot_loop_holds_the_mfma(amd_code: tuple[str, dict, str]) -> None:
     arch, funcs, _ = amd_code
     for key in EXPECTED_MFMA[arch]:
         name = next(n for n in funcs if key in n)
-        text = f"0000000000000000 <{name}>:\n{funcs[name]}"
+        # the symbol's address is its first instruction's (branch targets are symbol-relative)
+        first = re.search(r"//\s*([0-9a-fA-F]+):", funcs[name])
+        assert first is not None, name
+        text = f"{int(first.group(1), 16):016x} <{name}>:\n{funcs[name]}"
         code = loops.instructions_by_symbol(text)[name]
         loop = loops.hot_loop(code)
         total = sum(1 for i in code if i.mnemonic.startswith("v_mfma"))

@@ -25,7 +25,9 @@ JSON (``bbx inspect --json``; keys sorted, kernels in code-object order)::
                    "vmcnt_waits_full": 35, "vmcnt_waits_partial": 0},  # (bbx.targets.amd.memory)
         "hot_loop": {"instructions": 235, "mfma": 64, "mfma_share": 0.2723,  # or null: the loop
                      "global_loads": 8, "lds_reads": 12,  # of the k-tiles (bbx.targets.amd.loops)
+                     "lds_read_widths": {"ds_read_b64": 12},  # LDS reads by mnemonic
                      "cross_lane": 0,  # permutes, swizzles, readlanes, DPP
+                     "exec_branches": 0,  # s_cbranch_execz/execnz: code some lanes skip
                      "loads_in_flight": 1, "vmcnt_waits_full": 9, "vmcnt_waits_partial": 0}
     }]}
 
@@ -117,7 +119,9 @@ def inspect_code_object(path: Path) -> list[dict[str, Any]]:
     return kernels
 
 
-def _hot_loop(instructions: list[loops.Instruction]) -> dict[str, float | int] | None:
+def _hot_loop(
+    instructions: list[loops.Instruction],
+) -> dict[str, float | int | dict[str, int]] | None:
     found = loops.hot_loop(instructions)
     return found.as_dict() if found is not None else None
 
@@ -160,10 +164,16 @@ def to_table(report: dict[str, Any]) -> str:
             lines.append(f"  hot loop: {loop['instructions']} instructions, {loop['mfma']} MFMA "
                          f"({100 * loop['mfma_share']:.1f}%), {loop['global_loads']} global loads "
                          f"(at most {loop['loads_in_flight']} in flight), {loop['lds_reads']} LDS "
-                         f"reads, {loop['cross_lane']} cross-lane, vmcnt waits "
+                         f"reads ({_widths(loop['lds_read_widths'])}), {loop['cross_lane']} "
+                         f"cross-lane, {loop['exec_branches']} exec branches, vmcnt waits "
                          f"{loop['vmcnt_waits_full']} full / {loop['vmcnt_waits_partial']} partial")
         mix = kernel["instruction_mix"]
         width = max((len(m) for m in mix), default=0)
         lines += [f"    {m.ljust(width)}  {n:5d}" for m, n in mix.items()]
         lines.append("")
     return "\n".join(lines)
+
+
+def _widths(counts: dict[str, int]) -> str:
+    """`ds_read_u16 96, ds_read_b128 16` — LDS reads by mnemonic."""
+    return ", ".join(f"{m} {n}" for m, n in counts.items()) or "none"

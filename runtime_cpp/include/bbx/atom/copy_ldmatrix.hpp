@@ -19,12 +19,15 @@
 //     (lane 8j + r needs the address of value 2j of lane 4r; .trans: value 2j + r%2 of lane r/2).
 //   * elsewhere (AMD, the simulator, or a copy not made from a TiledMMA): the fragment's partition;
 //     each thread reads its own values as a CopyUniversalOp copy does — as wide as they are
-//     contiguous (ds_read_b64 / ds_read_b128 for MFMA operands of K-major tiles).
+//     contiguous (ds_read_b64 / ds_read_b128 for MFMA operands of K-major tiles); from a TiledMMA
+//     into its fragment, aligned by ldmatrix's promise rather than a run-time test
+//     (detail::ldmatrix_fragment_copy).
 // -DBBX_NO_CUDA_LDMATRIX makes CUDA take the per-thread reads as well.
 #pragma once
 
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #include "bbx/algorithm/copy.hpp"
 #include "bbx/arch/copy_sm75.hpp"
@@ -210,6 +213,72 @@ BBX_HOST_DEVICE void copy(TiledCopy<Copy_Atom<LdMatrix8x8x16bOp<Tr, NM>, T, B>, 
   copy(Copy_Atom<CopyUniversalOp, T, B>{}, src, dst);
 }
 namespace detail {
+// The per-thread reads of an LdMatrix copy of an MMA fragment where the target has no ldmatrix
+// (AMD, the simulator): as wide as the fragment's values are contiguous in shared memory (<= 16
+// bytes), as CopyUniversalOp reads them, but without CopyUniversalOp's run-time alignment test
+// where the types do not prove a chunk aligned (a loop-carried pointer offset keeps no
+// divisibility): the DSL's ldmatrix reads rows of 16 contiguous bytes at 16-byte aligned
+// addresses (the program's promise, as for ldmatrix on CUDA: ldmatrix_rows_copy), and an MMA
+// fragment's contiguous values run along those rows from a multiple of their count, so a chunk
+// is aligned to its size. The promise is checked per chunk where asserts are on (the
+// simulator). The test's fallback (element reads, their packing, a branch per chunk) would sit
+// in the k-tile loop next to the wide reads: on gfx942 48 ds_read_u16 beside 24 ds_read_b64.
+// Whether values [I0, I0 + V) of a register tensor of layout L are V consecutive registers.
+template <int I0, int V, class L>
+constexpr bool registers_in_a_row() {
+  using O0 = decltype(std::declval<L const&>()(Int<I0>{}));
+  if constexpr (!is_C_v<O0>) {
+    return false;
+  } else {
+    return []<int... K>(std::integer_sequence<int, K...>) {
+      return ((is_C_v<decltype(std::declval<L const&>()(Int<I0 + K>{}))> &&
+               static_cast<long long>(decltype(std::declval<L const&>()(Int<I0 + K>{}))::value) ==
+                   static_cast<long long>(O0::value) + K) && ...);
+    }(std::make_integer_sequence<int, V>{});
+  }
+}
+
+template <class T, class Src, class Dst>
+BBX_HOST_DEVICE void ldmatrix_fragment_copy(Src const& src, Dst& dst) {
+  using Atom = Copy_Atom<CopyUniversalOp, T, sizeof_bits_v<T>>;
+  using SN = decltype(size(src.layout()));
+  if constexpr (is_C_v<SN>) {
+    constexpr int N = int(SN::value);
+    constexpr ChunkPlan plan = atom_chunk_plan<Atom, Src, Dst, N>();
+    constexpr int bytes = plan.v * int(sizeof(T));
+    if constexpr (plan.runtime_align && bytes <= 16) {
+      [[maybe_unused]] auto s = src.data();
+      [[maybe_unused]] auto sl = src.layout();
+      [[maybe_unused]] auto d = dst.data();
+      [[maybe_unused]] auto dl = dst.layout();
+      static_for<N / plan.v>([&](auto c) BBX_INLINE {
+        constexpr int I0 = decltype(c)::value * plan.v;
+        if constexpr (is_memory_side_v<decltype(s)>) {
+          BBX_ASSERT(addr_aligned(s, sl(Int<I0>{}), bytes),
+                     "LdMatrix copy: a row ldmatrix reads is not 16-byte aligned");
+        }
+        if constexpr (is_memory_side_v<decltype(d)>) {
+          BBX_ASSERT(addr_aligned(d, dl(Int<I0>{}), bytes),
+                     "LdMatrix copy: a row ldmatrix reads is not 16-byte aligned");
+        }
+      });
+      static_for<N / plan.v>([&](auto c) BBX_INLINE {
+        constexpr int I0 = decltype(c)::value * plan.v;
+        auto reg = read_chunk<plan.v, I0>(s, sl);
+        if constexpr (registers_in_a_row<I0, plan.v, decltype(dl)>()) {
+          // one copy of the whole register into the fragment: element by element, clang-22 left
+          // a no-op v_bfi_b32 (x, 0xffff, x, x) per 64-bit read on gfx942
+          __builtin_memcpy(static_cast<void*>(&d[dl(Int<I0>{})]), static_cast<void const*>(&reg), sizeof(reg));
+        } else {
+          write_chunk<plan.v, I0>(d, dl, reg);
+        }
+      });
+      return;
+    }
+  }
+  copy(Atom{}, src, dst);
+}
+
 // The copy of a tiled copy made from a TiledMMA, from partitions in the rows' distribution (Rows:
 // partition_S used src_thrval_remap) or the fragment's.
 template <bool Rows, bool Tr, int NM, class T, int B, class Src, class Dst>
@@ -226,6 +295,8 @@ BBX_HOST_DEVICE void ldmatrix_mma_copy_impl(Src const& src, Dst& dst) {
     ldmatrix_rows_copy<Tr>(src, dst);
   } else if constexpr (arch::has_ldmatrix && is_mem_ptr_v<SIt> && SIt::space == mem_space::smem && to_registers) {
     ldmatrix_copy<Tr, NM>(src, dst);
+  } else if constexpr (is_mem_ptr_v<SIt> && SIt::space == mem_space::smem && to_registers) {
+    ldmatrix_fragment_copy<T>(src, dst);
   } else {
     copy(Copy_Atom<CopyUniversalOp, T, B>{}, src, dst);
   }

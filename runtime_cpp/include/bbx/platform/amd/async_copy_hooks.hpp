@@ -4,6 +4,7 @@
 
 #include "bbx/arch/copy.hpp"
 #include "bbx/config.hpp"
+#include "bbx/platform.hpp"  // detail::zero_chunk
 
 // global_load_lds for the DSL's CopyG2SOp and the tile loads (not with -DBBX_NO_AMD_ASYNC_LDS).
 #if defined(__HIP_DEVICE_COMPILE__) && !defined(BBX_NO_AMD_ASYNC_LDS) && (defined(__gfx950__) || defined(__gfx942__))
@@ -135,15 +136,43 @@ BBX_HOST_DEVICE void g2s_chunk(T const* src, T* dst, [[maybe_unused]] bool dma) 
 }
 
 // One chunk of `Bytes` bytes under a predicate: the chunk (g2s_chunk) when `pred`, else zeros
-// written to LDS at once (the lanes whose predicate holds keep their global_load_lds: a lane that
-// stores zeros is not in their EXEC mask, so they do not write its block).
+// written to LDS at once. A global_load_lds chunk branches (the lanes whose predicate holds keep
+// their global_load_lds: a lane that stores zeros is not in their EXEC mask, so they do not write
+// its block). A chunk through a register does not: it is one branch-free conditional load
+// (a lane whose predicate is off reads zeros, as arch::load_if does) and one LDS store, so every load of a
+// predicated copy is issued before the first store waits for one (s_waitcnt vmcnt(N), N > 0),
+// where a branch per chunk (s_and_saveexec, s_cbranch_execz, load, s_waitcnt vmcnt(0), store)
+// kept one load in flight.
 template <int Bytes, bool Global, class T>
 BBX_HOST_DEVICE void g2s_chunk_zfill(T const* src, T* dst, bool dma, bool pred) {
+  using R = uint_bits_t<Bytes * 8>;
+#if defined(BBX_AMD_LDS_DMA)
+  if constexpr (lds_dma_width<Bytes>) {
+    if (dma) {
+      if (pred) {
+        g2s_chunk<Bytes, Global>(src, dst, true);
+      } else {
+        *reinterpret_cast<R*>(static_cast<void*>(dst)) = R{};
+      }
+      return;
+    }
+  }
+#endif
+#if defined(__HIP_DEVICE_COMPILE__)
+  // load_if without its select: a lane whose predicate is off reads detail::zero_chunk, which
+  // holds the zeros it stores
+  static_assert(sizeof(R) <= sizeof(detail::zero_chunk), "g2s_chunk_zfill: chunk wider than 64 bytes");
+  (void)dma;
+  R const* from = pred ? reinterpret_cast<R const*>(static_cast<void const*>(src))
+                       : reinterpret_cast<R const*>(detail::zero_chunk);
+  *reinterpret_cast<R*>(static_cast<void*>(dst)) = *from;
+#else
   if (pred) {
     g2s_chunk<Bytes, Global>(src, dst, dma);
   } else {
-    *reinterpret_cast<uint_bits_t<Bytes * 8>*>(static_cast<void*>(dst)) = uint_bits_t<Bytes * 8>{};
+    *reinterpret_cast<R*>(static_cast<void*>(dst)) = R{};
   }
+#endif
 }
 
 // Chunk `e` (the 16 bytes at element e) of a tile that whole waves load, chunk c to element

@@ -104,9 +104,7 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _run(workdir: Path, dtype: str, early: bool, staged: bool) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "BBX_CACHE_DIR": str(workdir / "cache"), "BBX_TARGET": "cpu",
            "BBX_SIM_CHECK": "1", "PYTHONPATH": str(workdir)}
-    env.pop("BBX_STAGED", None)
-    if staged:
-        env["BBX_STAGED"] = "1"
+    env["BBX_STAGED"] = "1" if staged else "0"
     seed = str(random.randrange(2**31))
     return subprocess.run(
         [sys.executable, "-m", "bbx.cli", "run", str(workdir / "driver.py"), dtype,
@@ -122,8 +120,9 @@ def test_false_steps_are_zero_filled(workdir: Path, dtype: str, staged: bool) ->
     assert proc.returncode == 0 and "PASS" in proc.stdout, proc.stdout[-6000:]
 
 
-def test_reading_the_zero_fill_before_the_wait_is_reported(workdir: Path) -> None:
-    proc = _run(workdir, "float32", early=True, staged=False)
+@pytest.mark.parametrize("staged", [False, True], ids=["translated", "staged"])
+def test_reading_the_zero_fill_before_the_wait_is_reported(workdir: Path, staged: bool) -> None:
+    proc = _run(workdir, "float32", early=True, staged=staged)
     assert proc.returncode != 0, proc.stdout[-6000:]
     assert "has not written yet" in proc.stdout, proc.stdout[-6000:]
     assert "zero_fill_kernels.py" in proc.stdout, proc.stdout[-6000:]

@@ -86,9 +86,16 @@ class Pointer:
     def base_expr(self) -> c.Expr:
         return self.base.expr if isinstance(self.base, RegisterArray) else self.base
 
-    def element_expr(self, offset: Any) -> c.Index:
-        """`base[offset]` as C++ (reading it is a memory read)."""
-        return c.Index(self.base_expr(), index_expr(add(self.offset, offset)))
+    def element_expr(self, offset: Any) -> c.Expr:
+        """The element at `offset` as C++ (reading it is a memory read): `base(offset)` through
+        a bbx pointer to global or shared memory, which hands the simulator's checker the access
+        and its generated line (bounds, races, a read before a cp.async has written; on GPUs the
+        plain access); shared memory is always reached through one (`make_smem_ptr`);
+        `base[offset]` in registers and through a raw pointer."""
+        index = index_expr(add(self.offset, offset))
+        if self.memspace == "smem" or (self.typed and self.memspace == "gmem"):
+            return c.Call(_typed_base(self), (index,))
+        return c.Index(self.base_expr(), index)
 
     def read(self, offset: Any = 0, *, volatile: bool = False) -> Numeric:
         """The element at `offset` (a run-time value of the element type); `volatile`: an

@@ -62,6 +62,13 @@ struct mem_ptr {
   BBX_HOST_DEVICE T& operator[](I const& i) const {
     return *(*this + i);
   }
+  // p(i): p[i], with the caller's location noted for the simulator's checker (what generated
+  // code spells, so a fault names its line); nothing more on GPUs.
+  template <class I>
+  BBX_HOST_DEVICE T& operator()(I const& i BBX_ACCESS_SITE) const {
+    BBX_NOTE_ACCESS_SITE(*this);
+    return *(*this + i);
+  }
   // Explicit element load/store (exact read/write reporting for the checker).
   BBX_HOST_DEVICE value_type load() const {
     check(sizeof(T), false);

@@ -93,10 +93,14 @@ def test_cuda_standin_on_the_simulator_only_while_the_script_runs(tmp_path: Path
     assert done.returncode == 1 and "Torch not compiled with CUDA enabled" in done.stderr
 
 
-def test_translation_errors_of_the_script_print_without_traceback(tmp_path: Path) -> None:
+def test_trace_errors_of_the_script_print_without_traceback(tmp_path: Path) -> None:
     bad = (
         "import cutlass\nimport cutlass.cute as cute\n\n\n@cute.kernel\ndef k(x: cute.Tensor):\n"
         "    rank = cute.arch.block_idx_in_cluster()\n"  # NVIDIA-only, on every path
+        "\n\n@cute.jit\ndef launch(x: cute.Tensor):\n"
+        "    k(x).launch(grid=(1, 1, 1), block=(32, 1, 1))\n\n\n"
+        "import torch\nfrom cutlass.cute.runtime import from_dlpack\n"
+        "launch(from_dlpack(torch.randn(64)))\n"  # the error surfaces when `k` is traced
     )
     done = _bbx_run(tmp_path, source=bad, env_extra={"BBX_TARGET": "cpu"})
     assert done.returncode == 1

@@ -62,7 +62,7 @@ class DeviceOnly:
             what, why, code = host_call_diagnostic(self._qualname)
             if code == "device-only-on-host":
                 what = f"{self._qualname.removeprefix('cutlass.')} is not traced yet"
-                why = "staged execution (BBX_STAGED=1) implements a part of the DSL so far"
+                why = "bbx traces a part of the DSL so far"
             raise trace_error(code, what, why)
         what, why, code = host_call_diagnostic(self._qualname)
         raise HostApiError(what, why, code, user_frame())

@@ -6,6 +6,9 @@ NVIDIA-only ones are located diagnostics."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -200,6 +203,63 @@ def test_max_number_threads_from_a_configuration_value(tmp_path: Path, init: str
     assert result.ok and result.text is not None, result.render_diagnostics()
     assert f"launch(Fill_fill<Meta, bbx::block_threads_t<{bound}" in result.text
     run_driver_on_simulator(tmp_path, {"kernels.py": source}, CLASS_DRIVER)
+
+
+STAGED_LAUNCH = """
+import cutlass
+import cutlass.cute as cute
+from cutlass.cute.runtime import from_dlpack
+import torch
+
+
+@cute.kernel
+def k(a: cute.Tensor):
+    tidx, _, _ = cute.arch.thread_idx()
+    a[tidx] = cutlass.Float32(tidx) + 0.5
+
+@cute.jit
+def h(a: cute.Tensor, flag: cutlass.Int32):
+    k(a).launch(grid=[1, 1, 1], block=[64, 1, 1], {option})
+
+a = torch.zeros(64)
+h(from_dlpack(a), 1)
+assert torch.equal(a, torch.arange(64, dtype=torch.float32) + 0.5), a
+print("PASS")
+"""
+
+
+@pytest.mark.parametrize(("option", "fragment"), [
+    ("max_number_threads=[256, 1, 1], min_blocks_per_mp=2, cooperative=True, "
+     "preferred_smem_carveout=30, use_pdl=True, launch_completion_event=None",
+     "k<bbx::with_min_blocks<bbx::block_threads_t<bbx::Int<256>, bbx::Int<1>, bbx::Int<1>>, "
+     "bbx::Int<2>>"),
+    ("cluster=[2, 1, 1]", "launch(cluster=[2, 1, 1]) — thread-block clusters"),
+    ("fallback_cluster=(2, 1, 1)", "launch(fallback_cluster=...): thread-block clusters"),
+    ("clustre=[1, 1, 1]", "'clustre' is not a launch option of CuTe DSL (4.8.1)"),
+    ("cooperative=flag > 0", "launch(cooperative=...) must be True or False"),
+    ("max_number_threads=[flag, 1, 1]",
+     "launch(max_number_threads=...) must be known when the kernel is compiled"),
+    ("min_blocks_per_mp=flag", "launch(min_blocks_per_mp=...): the value must be known"),
+])
+def test_launch_options_by_staged_execution(tmp_path: Path, option: str, fragment: str) -> None:
+    """The same options traced: the launch bound and occupancy hint in the kernel's type, the
+    cooperative launch and carveout as launch options; the rest located errors."""
+    script = tmp_path / "options.py"
+    script.write_text(STAGED_LAUNCH.format(option=option))
+    env = {**os.environ, "BBX_STAGED": "1", "BBX_TARGET": "cpu",
+           "BBX_CACHE_DIR": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, "-m", "bbx.cli", "run", "--emit",
+                           str(tmp_path / "emit"), str(script)], env=env, text=True,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=600)
+    if fragment.startswith("k<"):
+        assert done.returncode == 0 and "PASS" in done.stdout, done.stdout[-3000:]
+        text = next((tmp_path / "emit").glob("options.h.*.hip")).read_text()
+        assert fragment in text
+        assert "bbx::launch_options{.cooperative = true, .smem_carveout = 30}" in text
+    else:
+        assert done.returncode == 1, done.stdout[-3000:]
+        assert "options.py:15:" in done.stdout and fragment in done.stdout, done.stdout[-3000:]
+        assert "Traceback" not in done.stdout
 
 
 def test_cluster_from_a_value_the_function_cannot_see_is_nvidia_only() -> None:

@@ -23,11 +23,10 @@ from ..cxx import ast as c
 from ..cxx.ast import identifiers
 from ..cxx.literals import static_int_type
 from ..diagnostics import DeferredBranch, TranslationError
-from ..dsl import numeric_type
+from ..dsl import launch_options, numeric_type
 from ..dsl.numeric_entries import cast_value
 from ..frontend.discovery import DslFunction, is_struct_class
 from ..frontend.walk import walk
-from . import launch_options
 from .call import CallLowerer, deferred_error, kernel_argument
 from .context import Aggregates, FunctionContext, ModuleContext, TracedAttribute
 from .names import cxx_name

@@ -29,6 +29,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from ..cxx import ast as c
 from ..cxx.literals import static_int_type
+from ..dsl import launch_options
 from ..preprocess.loader import raw_function
 from .barrier_ids import kernel_declarations
 from .context import NameAllocator, TraceContext, activate, require
@@ -200,9 +201,7 @@ class KernelCall:
             raise trace_error("launch-in-kernel", "a kernel launched from a kernel",
                               "kernels are launched from @cute.jit host functions")
         _check_cluster(options.pop("cluster", None))
-        if options:
-            raise trace_error("launch-option", f"launch option {sorted(options)[0]}=",
-                              "traced kernels take grid, block, cluster, smem and stream so far")
+        attributes = _launch_attributes(options)
         block_dims = _dims(block, "block")
         grid_dims = _dims(grid, "grid")
         signature = inspect.signature(raw_function(self.fn))
@@ -228,7 +227,21 @@ class KernelCall:
                 raise
             module._by_key[key] = kernel
             module.kernels.append(kernel)
-        max_threads = c.Type("bbx::block_threads_t", tuple(_extent_type(d) for d in block_dims))
+        bound_dims = block_dims
+        if options.get("max_number_threads") is not None:  # the launch bound, not the block
+            bound_dims = _dims(options["max_number_threads"], "max_number_threads")
+            if any(_static_key([d])[0] is None for d in bound_dims):
+                raise trace_error("bad-launch", "launch(max_number_threads=...) must be known "
+                                  "when the kernel is compiled",
+                                  "use literal integers, Constexpr or configuration values")
+        max_threads = c.Type("bbx::block_threads_t", tuple(_extent_type(d) for d in bound_dims))
+        min_blocks = options.get("min_blocks_per_mp")
+        if min_blocks is not None:
+            if _static_key([min_blocks])[0] is None:
+                raise trace_error("bad-launch", "launch(min_blocks_per_mp=...): the value must "
+                                  "be known at compile time", "a literal or a Constexpr")
+            max_threads = c.Type("bbx::with_min_blocks",
+                                 (max_threads, _extent_type(min_blocks)))
         arguments = tuple(values)
         template_args: tuple[c.CxxType | c.Expr, ...] = (max_threads, *(
             c.Decltype(a, decay=True) for a in arguments))
@@ -236,7 +249,40 @@ class KernelCall:
                           _dim3(grid_dims), _dim3(block_dims),
                           as_numeric(kernel.smem_bytes if smem is None else smem).expr(),
                           c.Id("stream") if stream is None else as_numeric(stream).expr(),
-                          arguments))
+                          arguments, attributes))
+
+
+def _launch_attributes(options: dict[str, Any]) -> tuple[tuple[str, c.Expr], ...]:
+    """The launch options besides grid, block, smem, stream and cluster
+    (bbx.dsl.launch_options says what each is): `cooperative=` and
+    `preferred_smem_carveout=` as fields of `bbx::launch_options`; `min_blocks_per_mp` and
+    `max_number_threads` are the caller's (launch bounds); hints change nothing; NVIDIA-only
+    ones are refused unless they ask for nothing."""
+    for key, value in options.items():
+        what = launch_options.NVIDIA_ONLY.get(key)
+        if what is not None and value not in (None, False):
+            raise trace_error("nvidia-only", f"launch({key}=...): {what} has no AMD counterpart",
+                              "leave the option out (or keep it behind a compile-time "
+                              "condition that is false on AMD)")
+        if key not in launch_options.ALL:
+            raise trace_error("unsupported-keyword",
+                              f"'{key}' is not a launch option of CuTe DSL (4.8.1)",
+                              "its options: " + ", ".join((*launch_options.TRANSLATED,
+                                                           *launch_options.HINTS)))
+    out: list[tuple[str, c.Expr]] = []
+    cooperative = options.get("cooperative")
+    if cooperative is not None:
+        if isinstance(cooperative, Numeric) and cooperative.is_static:
+            cooperative = cooperative.value
+        if not isinstance(cooperative, bool):
+            raise trace_error("bad-launch", "launch(cooperative=...) must be True or False when "
+                              "the kernel is compiled", "pass a literal or a Constexpr bool")
+        if cooperative:
+            out.append(("cooperative", c.Lit("true")))
+    carveout = options.get("preferred_smem_carveout")
+    if carveout is not None:
+        out.append(("smem_carveout", as_numeric(carveout).expr()))
+    return tuple(out)
 
 
 def _check_cluster(cluster: Any) -> None:

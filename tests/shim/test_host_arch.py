@@ -15,6 +15,7 @@ import pytest
 import torch
 
 from bbx import host_arch
+from bbx.targets import registry
 
 QUERY = '''
 import torch
@@ -45,6 +46,9 @@ def rocm_torch(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
     props = SimpleNamespace(major=capability[0], minor=capability[1], gcnArchName=arch,
                             multi_processor_count=cus, L2_cache_size=4 * 2**20, name="AMD")
     monkeypatch.delenv("BBX_TARGET", raising=False)
+    # the default target is asked of torch once per process: an earlier test of this worker
+    # may have found the simulator
+    monkeypatch.setattr(registry.SESSION, "_from_torch", None)
     monkeypatch.setattr(torch.version, "hip", "6.4.0", raising=False)
     monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
     monkeypatch.setattr(torch.cuda, "get_device_capability", lambda device=None: capability)

@@ -260,7 +260,7 @@ def _launch_attributes(options: dict[str, Any]) -> tuple[tuple[str, c.Expr], ...
     ones are refused unless they ask for nothing."""
     for key, value in options.items():
         what = launch_options.NVIDIA_ONLY.get(key)
-        if what is not None and value not in (None, False):
+        if what is not None and not _asks_nothing(value):
             raise trace_error("nvidia-only", f"launch({key}=...): {what} has no AMD counterpart",
                               "leave the option out (or keep it behind a compile-time "
                               "condition that is false on AMD)")
@@ -288,15 +288,22 @@ def _launch_attributes(options: dict[str, Any]) -> tuple[tuple[str, c.Expr], ...
 def _check_cluster(cluster: Any) -> None:
     """`cluster=None` or a cluster of one block launches as without; a larger cluster is an
     NVIDIA (sm_90+) feature."""
-    if cluster is None:
+    if _asks_nothing(cluster):
         return
     dims = cluster if isinstance(cluster, (list, tuple)) else (cluster,)
-    if all(isinstance(d, int) and d == 1 for d in dims):
-        return
     raise trace_error("nvidia-only", f"launch(cluster={list(dims)})",
                       "thread-block clusters are an NVIDIA sm_90 feature; AMD GPUs and the "
                       "simulator launch independent blocks (host code reads sm_80 here, where "
                       "kernels choose cluster size 1)")
+
+
+def _asks_nothing(value: Any) -> bool:
+    """An NVIDIA-only launch option that asks for nothing: None, False, or extents all 1 (a
+    cluster of one block), as the translator accepts them."""
+    if value is None or value is False:
+        return True
+    dims = value if isinstance(value, (list, tuple)) else (value,)
+    return all(isinstance(d, int) and not isinstance(d, bool) and d == 1 for d in dims)
 
 
 def _dims(value: Any, what: str) -> list[Any]:

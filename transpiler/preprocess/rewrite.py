@@ -639,7 +639,9 @@ class DSLPreprocessor(ast.NodeTransformer):
 
     def visit_Compare(self, node: ast.Compare) -> Any:
         node = self.generic_visit(node)  # type: ignore[assignment]
-        if len(node.ops) < 2 or not self._thunks() or not self._lazy_ok(*node.comparators):
+        membership = isinstance(node.ops[0], (ast.In, ast.NotIn))
+        if ((len(node.ops) < 2 and not membership) or not self._thunks()
+                or not self._lazy_ok(*node.comparators)):
             return node
         ops = ast.Tuple(elts=[ast.Constant(_COMPARE_OPS[type(op)]) for op in node.ops],
                         ctx=ast.Load())

@@ -897,10 +897,33 @@ def not_(value: Any) -> Any:
     return logical_not(value)
 
 
+def _contains(item: Any, items: Any) -> Any:
+    """`item in items`: Python's test (`x is item or x == item` for each `x`), kept as a
+    run-time Boolean when `item` or an element is a run-time value and `items` is a Python
+    sequence (`tidx in (0, 1)`), as the DSL's comparison executor does."""
+    if not isinstance(items, (tuple, list, set, frozenset)) or not (
+            is_dynamic(item) or any(is_dynamic(x) for x in items)):
+        return item in items
+    found: Any = False
+    for x in items:
+        if x is item:
+            return True
+        equal = item == x
+        if is_dynamic(equal):
+            found = equal if found is False else _dynamic_logic("or", found, equal)
+        elif _static_truth(equal):
+            return True
+    return found
+
+
+def _not_contains(item: Any, items: Any) -> Any:
+    return not_(_contains(item, items))
+
+
 _COMPARE: dict[str, Callable[[Any, Any], Any]] = {
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
     ">": operator.gt, ">=": operator.ge, "is": operator.is_, "is not": operator.is_not,
-    "in": lambda a, b: a in b, "not in": lambda a, b: a not in b,
+    "in": _contains, "not in": _not_contains,
 }  # fmt: skip
 
 

@@ -132,6 +132,16 @@ def test_python_short_circuits_before_run_time_values(ctx: TraceContext) -> None
     assert control.compare(1, ("<", "<"), (lambda: 0, lambda: x)) is False
 
 
+def test_membership_of_run_time_values(ctx: TraceContext) -> None:
+    x, y = _arg(ctx, Int32, "x"), _arg(ctx, Int32, "y")
+    assert _text(control.compare(x, ("in",), (lambda: (0, 1),))) == "x == 0 || x == 1"
+    assert _text(control.compare(x, ("not in",), (lambda: [2],))) == "!(x == 2)"
+    assert _text(control.compare(3, ("in",), (lambda: (y, 4),))) == "y == 3"
+    assert control.compare(x, ("in",), (lambda: (5, x),)) is True  # `is` before `==`
+    assert control.compare(3, ("in",), (lambda: (1, 3),)) is True  # static stays Python
+    assert control.compare("a", ("not in",), (lambda: {"b": 1},)) is True
+
+
 def test_binding_names_values(ctx: TraceContext) -> None:
     x = _arg(ctx, Int32, "x")
     s = control.bind(x * 3 + 1, "scaled")

@@ -32,11 +32,32 @@ def snippet():
 
 
 def run_driver_on_simulator(
-    tmp_path: Path, modules: dict[str, str], driver: str, python_path: Path | None = None
+    tmp_path: Path, modules: dict[str, str], driver: str, python_path: Path | None = None,
+    staged: bool | None = None,
 ) -> str:
     """Writes `modules` (file name -> source) and `driver` into tmp_path and runs the driver
     with `bbx run` on the CPU simulator in checked mode; returns its output, asserting that it
-    exits 0 and prints PASS."""
+    exits 0 and prints PASS. `staged`: run by staged execution (True) or the translator (False)
+    whatever the default is (None: the default)."""
+    proc = _run_driver(tmp_path, modules, driver, python_path, staged)
+    assert proc.returncode == 0, proc.stdout[-8000:]
+    assert "PASS" in proc.stdout, proc.stdout[-8000:]
+    return proc.stdout
+
+
+def run_driver_refused(
+    tmp_path: Path, modules: dict[str, str], driver: str, staged: bool | None = None
+) -> str:
+    """Like run_driver_on_simulator, for a driver that bbx must refuse: asserts that it exits
+    with an error and prints no traceback; returns its output (the diagnostic)."""
+    proc = _run_driver(tmp_path, modules, driver, None, staged)
+    assert proc.returncode != 0, proc.stdout[-8000:]
+    assert "Traceback" not in proc.stdout, proc.stdout[-8000:]
+    return proc.stdout
+
+
+def _run_driver(tmp_path: Path, modules: dict[str, str], driver: str,
+                python_path: Path | None, staged: bool | None) -> subprocess.CompletedProcess[str]:
     for name, source in modules.items():
         (tmp_path / name).write_text(source)
     script = tmp_path / "driver.py"
@@ -48,7 +69,9 @@ def run_driver_on_simulator(
         "BBX_SIM_CHECK": "1",
         "PYTHONPATH": str(python_path or tmp_path),
     }
-    proc = subprocess.run(
+    if staged is not None:
+        env["BBX_STAGED"] = "1" if staged else "0"
+    return subprocess.run(
         [sys.executable, "-m", "bbx.cli", "run", str(script)],
         cwd=ROOT,
         env=env,
@@ -57,6 +80,3 @@ def run_driver_on_simulator(
         text=True,
         timeout=600,
     )
-    assert proc.returncode == 0, proc.stdout[-8000:]
-    assert "PASS" in proc.stdout, proc.stdout[-8000:]
-    return proc.stdout

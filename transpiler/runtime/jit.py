@@ -345,7 +345,8 @@ class KernelFunction(_Decorated):
         """`kernel(args...)`: while a host function is traced, the call to launch."""
         if tracing() is not None:
             bound = (bound_self,) if bound_self is not None else ()
-            return KernelCall(self.__wrapped__, (*bound, *args), kwargs)
+            return KernelCall(self.__wrapped__, (*bound, *args), kwargs,
+                              method=bound_self is not None)
         raise JitError(
             f"bbx: @cute.kernel {self.__qualname__} ({self.where}) was called from host Python; "
             "kernels are launched from a @cute.jit function (kernel(...).launch(grid=..., "

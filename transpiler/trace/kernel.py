@@ -23,7 +23,7 @@ import contextlib
 import contextvars
 import inspect
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -80,6 +80,45 @@ def kernel_argument(value: Any) -> KernelArgument | None:
     items = [kernel_argument(leaf) for leaf in leaves]
     if any(item is not None for item in items):
         return _TreeArgument(structure, tuple(leaves), tuple(items))
+    return None
+
+
+def _refuse_plain_object_with_run_time_values(name: str, value: Any) -> None:
+    """A kernel argument that is neither a DSL value, a dataclass nor an object of the value
+    protocol is a trace-time constant; one holding run-time values of the launching trace is
+    refused here (as the DSL refuses its type), not where the kernel first reads one."""
+    path = _run_time_path(value, name, depth=3)
+    if path is not None:
+        raise trace_error(
+            "kernel-argument",
+            f"kernel argument `{name}` is a {type(value).__name__} holding the run-time value "
+            f"`{path}` — a kernel takes DSL values, tensors, tuples, dataclasses and objects "
+            f"of the DSL's value protocol, and plain objects only as compile-time constants",
+            f"pass the run-time values as arguments of their own, or give "
+            f"{type(value).__name__} the DSL's value protocol "
+            f"(`__extract_mlir_values__`/`__new_from_mlir_values__`)")
+
+
+def _run_time_path(value: Any, path: str, depth: int) -> str | None:
+    """The attribute path to a run-time value inside a plain object (or None)."""
+    if isinstance(value, Numeric):
+        return None if value.is_static else path
+    if isinstance(value, Tensor) or isinstance(value, KernelArgument):
+        return path
+    if depth == 0 or isinstance(value, (type, str, bytes, int, float, bool)):
+        return None
+    if isinstance(value, (list, tuple)):
+        items: Iterable[tuple[str, Any]] = ((f"{path}[{i}]", v) for i, v in enumerate(value))
+    elif isinstance(value, dict):
+        items = ((f"{path}[{k!r}]", v) for k, v in value.items())
+    elif hasattr(value, "__dict__") and not callable(value):
+        items = ((f"{path}.{k}", v) for k, v in vars(value).items())
+    else:
+        return None
+    for sub_path, sub in items:
+        found = _run_time_path(sub, sub_path, depth - 1)
+        if found is not None:
+            return found
     return None
 
 
@@ -188,10 +227,12 @@ def collecting(module: SpecializationModule) -> Iterator[SpecializationModule]:
 class KernelCall:
     """`kernel(args...)` while tracing: launched by `.launch(...)`."""
 
-    def __init__(self, fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    def __init__(self, fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any],
+                 method: bool = False) -> None:
         self.fn = fn
         self.args = args
         self.kwargs = kwargs
+        self.method = method  # args[0] is the object of a kernel method (`self.kernel(...)`)
 
     def launch(self, *, grid: Any = (1, 1, 1), block: Any = (1, 1, 1), smem: Any = None,
                stream: Any = None, **options: Any) -> None:
@@ -208,6 +249,10 @@ class KernelCall:
         bound = signature.bind(*self.args, **self.kwargs)
         bound.apply_defaults()
         passed = {name: kernel_argument(value) for name, value in bound.arguments.items()}
+        for i, (name, value) in enumerate(bound.arguments.items()):
+            # the object of a kernel method is the caller's state, read only where it is used
+            if passed[name] is None and not (self.method and i == 0):
+                _refuse_plain_object_with_run_time_values(name, value)
         key = (raw_function(self.fn), tuple(_static_key(block_dims)), tuple(
             (name, arg.bbx_parameter_key() if arg is not None else _constant_key(value))
             for (name, value), arg in zip(bound.arguments.items(), passed.values(), strict=True)))

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from .conftest import run_driver_on_simulator, translate_snippet
 
 KERNELS = '''
@@ -40,6 +42,7 @@ def drifting(mX: cute.Tensor, mY: cute.Tensor, n: cutlass.Int32):
 
 DRIVER = '''
 import torch
+import cutlass
 from cutlass.cute.runtime import from_dlpack
 
 from mixed_kernels import drifting, scale
@@ -52,8 +55,8 @@ try:
     drifting(from_dlpack(x), from_dlpack(y), 4)
 except RuntimeError as err:
     text = str(err)
-    assert "drifting (" in text and "cannot be translated" in text, text
-    assert "mixed_kernels.py:22:9: error:" in text and "[type-change]" in text, text
+    for part in EXPECTED:
+        assert part in text, (part, text)
 else:
     raise AssertionError("the call of a function that does not translate did not raise")
 scale(from_dlpack(y), from_dlpack(x))  # the module still works after the failed call
@@ -62,8 +65,22 @@ print("PASS")
 '''
 
 
-def test_other_functions_run_and_the_failing_one_raises_at_its_call(tmp_path: Path) -> None:
-    run_driver_on_simulator(tmp_path, {"mixed_kernels.py": KERNELS}, DRIVER)
+@pytest.mark.parametrize("staged, expected", [
+    # staged execution: the DSL's error class (a RuntimeError too), raised where the trace meets
+    # the loop
+    (True, ("mixed_kernels.py:21:5: error:", "[carried-type-change]", "mixed_kernels.py:28")),
+    # the translator: the module's functions that do not translate raise when called
+    (False, ("drifting (", "cannot be translated", "mixed_kernels.py:22:9: error:",
+             "[type-change]")),
+])
+def test_other_functions_run_and_the_failing_one_raises_at_its_call(
+        tmp_path: Path, staged: bool, expected: tuple[str, ...]) -> None:
+    driver = DRIVER.replace("import cutlass\n", f"import cutlass\nEXPECTED = {expected!r}\n", 1)
+    if staged:  # and it is the DSL's error class for user code
+        driver = driver.replace("except RuntimeError as err:",
+                                "except cutlass.DSLUserCodeError as err:\n"
+                                "    assert isinstance(err, RuntimeError)")
+    run_driver_on_simulator(tmp_path, {"mixed_kernels.py": KERNELS}, driver, staged=staged)
 
 
 def test_failed_functions_are_the_failing_kernel_and_its_launchers() -> None:

@@ -15,6 +15,7 @@ from types import FrameType, TracebackType
 
 from .. import settings
 from ..diagnostics import Diagnostic
+from ..dsl_errors import DSLUserCodeRuntimeError
 
 #: A source position: (file, line, 1-based column).
 Loc = tuple[str, int, int]
@@ -90,8 +91,9 @@ def user_location(skip: int = 1) -> Loc | None:
     return None if frame is None else frame_loc(frame)
 
 
-class TraceError(Exception):
-    """An error while tracing a jit function, located in the user's code."""
+class TraceError(DSLUserCodeRuntimeError):
+    """An error while tracing a jit function, located in the user's code (the DSL's error class
+    for it, also a `RuntimeError`)."""
 
     def __init__(self, diagnostic: Diagnostic, chain: tuple[Loc, ...] = ()) -> None:
         self.diagnostic = diagnostic

@@ -1,14 +1,13 @@
-"""``cutlass.base_dsl.common``: the DSL's error classes (scripts and libraries catch them; bbx
-raises its own errors, and these where the DSL's own Python raises them)."""
+"""``cutlass.base_dsl.common``: the DSL's error classes (scripts and libraries catch them; bbx's
+trace-time errors are `DSLUserCodeRuntimeError`s: bbx.dsl_errors)."""
 
 from __future__ import annotations
 
-__all__ = ["DSLRuntimeError", "DSLUserCodeError"]
+from bbx.dsl_errors import (
+    DSLBaseError,
+    DSLRuntimeError,
+    DSLUserCodeError,
+    DSLUserCodeRuntimeError,
+)
 
-
-class DSLRuntimeError(Exception):
-    """The DSL's error class."""
-
-
-class DSLUserCodeError(DSLRuntimeError):
-    pass
+__all__ = ["DSLBaseError", "DSLRuntimeError", "DSLUserCodeError", "DSLUserCodeRuntimeError"]

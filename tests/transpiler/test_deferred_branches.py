@@ -6,13 +6,11 @@ build time, naming the Python line, when a specialization takes it."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
-from .conftest import ROOT, run_driver_on_simulator, translate_snippet
+import pytest
+
+from .conftest import run_driver_on_simulator, run_driver_refused, translate_snippet
 
 KERNELS = '''
 import cutlass
@@ -82,22 +80,15 @@ def test_switched_off_branch_builds_and_runs(tmp_path: Path) -> None:
     )
 
 
-def test_taken_branch_fails_at_build_time_with_the_python_line(tmp_path: Path) -> None:
-    (tmp_path / "nv_kernels.py").write_text(KERNELS)
-    script = tmp_path / "driver.py"
-    script.write_text(textwrap.dedent(DRIVER.format(use_tma=True)))
-    env = {
-        **os.environ,
-        "BBX_CACHE_DIR": str(tmp_path / "cache"),
-        "BBX_TARGET": "cpu",
-        "PYTHONPATH": str(tmp_path),
-    }
-    proc = subprocess.run(
-        [sys.executable, "-m", "bbx.cli", "run", str(script)],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        timeout=600,
-    )  # fmt: skip
-    assert proc.returncode != 0, proc.stdout[-4000:]
+@pytest.mark.parametrize("staged", [True, False])
+def test_taken_branch_fails_at_build_time_with_the_python_line(tmp_path: Path,
+                                                               staged: bool) -> None:
+    out = run_driver_refused(tmp_path, {"nv_kernels.py": KERNELS}, DRIVER.format(use_tma=True),
+                             staged=staged)
     line = _line_of(KERNELS, "make_tiled_tma_atom")
-    assert f"nv_kernels.py:{line}:20: cpasync.make_tiled_tma_atom: TMA" in proc.stdout, proc.stdout
-    assert "Traceback" not in proc.stdout, proc.stdout[-4000:]
+    if staged:  # refused where the trace meets it, as the DSL meets it
+        assert (f"nv_kernels.py:{line}:48: error: 'cutlass.cute.nvgpu.cpasync."
+                f"CopyBulkTensorTileG2SOp' is NVIDIA-only") in out, out
+        assert "[nvidia-only-host]" in out, out
+    else:  # the translated specialization's static_assert, at build time
+        assert f"nv_kernels.py:{line}:20: cpasync.make_tiled_tma_atom: TMA" in out, out

@@ -1,12 +1,14 @@
-"""Deeply nested sources: what the translator takes, and the recursion room it needs for it.
+"""Deeply nested sources: what the translator takes, and the recursion room it and a staged trace
+need for it.
 
-Every pass of the translator is recursive over the tree (libcst's own position pass included),
-several Python frames per level of nesting: a 400-term sum (400 levels of `BinaryOperation`)
-exceeds Python's default limit of 1,000 frames although Python itself runs the file. So:
+Every pass of the translator (libcst's own position pass included), and staged execution's
+preprocessor and C++ expression trees, is recursive over the tree, several Python frames per
+level of nesting: a 400-term sum (400 levels of `BinaryOperation`) exceeds Python's default
+limit of 1,000 frames although Python itself runs the file. So:
 
-* `with_recursion_room(fn)` runs a translation in a thread with a large C stack (`STACK_BYTES`,
-  reserved address space, touched only as deep as it goes) under a recursion limit of
-  `RECURSION_LIMIT` frames, enough for every nesting `MAX_NESTING` allows;
+* `with_recursion_room(fn)` runs a translation or a staged trace in a thread with a large C
+  stack (`STACK_BYTES`, reserved address space, touched only as deep as it goes) under a
+  recursion limit of `RECURSION_LIMIT` frames, enough for every nesting `MAX_NESTING` allows;
 * `nesting_problem(source)` refuses, before libcst parses the file, a source nested deeper than
   `MAX_NESTING` levels — about where CPython's own parser stops at its default limit (a sum of
   some 2,900 terms), and far below where libcst's native parser overflows its stack (a sum of
@@ -16,6 +18,7 @@ exceeds Python's default limit of 1,000 frames although Python itself runs the f
 from __future__ import annotations
 
 import ast
+import contextvars
 import io
 import re
 import sys
@@ -129,16 +132,18 @@ def _restore_limit() -> None:
 
 def with_recursion_room(fn: Callable[[], T]) -> T:
     """`fn()` run with the recursion room of a translation (in this thread when it already
-    has it: translations nest, for the modules a file imports helpers from)."""
+    has it: translations nest, for the modules a file imports helpers from), in a copy of the
+    caller's context variables (a staged trace reads the caller's)."""
     if getattr(_state, "roomy", False):
         return fn()
+    context = contextvars.copy_context()
     outcome: list[T] = []
     failure: list[BaseException] = []
 
     def run() -> None:
         _state.roomy = True
         try:
-            outcome.append(fn())
+            outcome.append(context.run(fn))
         except BaseException as exc:  # noqa: BLE001 - handed to the calling thread
             failure.append(exc)
 

@@ -25,6 +25,7 @@ from .. import __version__
 from ..cxx import ast as c
 from ..cxx.emit import Section, render_module
 from ..cxx.printer import function_text
+from ..nesting import with_recursion_room
 from ..preprocess.loader import raw_function
 from ..targets.backend import Backend
 from ..trace.context import TraceContext, activate
@@ -69,7 +70,8 @@ def trace_call(fn: jit.JitFunction, bound_self: Any, specs: dict[str, ArgSpec],
     """Runs `fn` for a call with `specs` on `target` and returns its module (a sequence
     argument's elements are parameters of their own, in the order of `argspec.flatten`); traced
     again in the m16n8-exact mode where the first trace finds it needed (bbx.trace.mma_mode)."""
-    return selecting_mode(lambda: _trace_once(fn, bound_self, specs, target))
+    return with_recursion_room(
+        lambda: selecting_mode(lambda: _trace_once(fn, bound_self, specs, target)))
 
 
 def _trace_once(fn: jit.JitFunction, bound_self: Any, specs: dict[str, ArgSpec],

@@ -62,10 +62,10 @@ VARIABLES: tuple[Variable, ...] = (
     Variable("BBX_TRACEBACK", "",
              "`1`: `bbx run` shows the Python traceback of a bbx error instead of its one "
              "located message"),
-    Variable("BBX_STAGED", "",
-             "`1`: build each specialization by staged execution (the jit function's Python "
-             "runs; the kernels it launches are traced into C++) instead of translating its "
-             "module; covers a part of the DSL so far (DESIGN.md, \"Staged execution\")"),
+    Variable("BBX_STAGED", "1",
+             "each specialization is built by staged execution (the jit function's Python "
+             "runs; the kernels it launches are traced into C++; DESIGN.md, \"Staged "
+             "execution\"); `0`: by translating its module, the model being retired"),
     Variable("BBX_EMIT_DIR", "",
              "a directory where each specialization a process builds is written as C++ "
              "(`bbx run --emit DIR`): `<stem>.<function>.<key>.hip` by staged execution, the "

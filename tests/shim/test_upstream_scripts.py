@@ -1,9 +1,10 @@
 """Unmodified upstream CuTe-DSL scripts (NVIDIA's examples, the corpus outside this repository)
 under ``bbx run`` on the simulator with the CUDA stand-in: each must print its own success.
 
-This is issue 14's acceptance list 1 (and issue 15's GEMMs). Scripts whose kernels the
-translator cannot translate yet are strict xfails naming the first diagnostic (an XPASS fails:
-remove the marker then). The corpus is looked up in ``BBX_CUTLASS_CORPUS`` or
+This is issue 14's acceptance list 1 (and issue 15's GEMMs). Each runs by staged execution (the
+default) and by the translator (`BBX_STAGED=0`, being retired). Scripts that bbx refuses
+(thread-block clusters, NVIDIA-only) are strict xfails naming the refusal (an XPASS fails: remove
+the marker then). The corpus is looked up in ``BBX_CUTLASS_CORPUS`` or
 ``../shared/corpus/cutlass``; without it the tests are skipped.
 """
 
@@ -21,7 +22,7 @@ CORPUS = Path(os.environ.get("BBX_CUTLASS_CORPUS", ROOT.parent / "shared" / "cor
 
 
 def _blocked(diagnostic: str) -> pytest.MarkDecorator:
-    return pytest.mark.xfail(strict=True, reason=f"translator: {diagnostic}")
+    return pytest.mark.xfail(strict=True, reason=f"refused: {diagnostic}")
 
 
 CASES = [
@@ -133,39 +134,6 @@ CASES = [
 ]
 
 
-#: The cases that also pass by staged execution (`BBX_STAGED=1`, DESIGN.md "Staged execution"),
-#: sorted; a case leaves this list only with a reason in its commit.
-STAGED_PASSING = [
-    "01_hello_world",
-    "02_naive_gemm",
-    "03_gemm_tiled_smem",
-    "07_vectorized_array",
-    "08_mlir_value_tree_debug",
-    "08_mlir_value_tree_debug-errors",
-    "barrier_cta_red",
-    "barrier_cta_sync",
-    "basic_types",
-    "block_smem_reduce",
-    "cta_norm-layer",
-    "cta_norm-rms",
-    "dataclass_immutable",
-    "dynamic_smem_size",
-    "elementwise_add",
-    "elementwise_apply",
-    "elementwise_apply-leaky_relu",
-    "red",
-    "redux_sync",
-    "sgemm-knm",
-    "sgemm-mkn",
-    "shfl_sync",
-    "smem_allocator",
-    "tensorop_gemm-bf16-kkm",
-    "tensorop_gemm-fp16-mnn",
-    "thread_vector_reduce",
-    "vote_sync",
-    "warp_vector_reduce",
-]
-STAGED_CASES = [case for case in CASES if case.id in STAGED_PASSING]
 
 
 @pytest.fixture(scope="module")
@@ -181,10 +149,11 @@ def test_upstream_script_passes_on_simulator(script: str, args: list[str], expec
 
 
 @pytest.mark.skipif(not CORPUS.is_dir(), reason=f"no CuTe-DSL corpus at {CORPUS}")
-@pytest.mark.parametrize(("script", "args", "expected"), STAGED_CASES)
-def test_upstream_script_passes_staged(script: str, args: list[str], expected: list[str],
-                                       cache_dir: Path) -> None:
-    _run_script(script, args, expected, cache_dir, {"BBX_STAGED": "1"})
+@pytest.mark.parametrize(("script", "args", "expected"), CASES)
+def test_upstream_script_passes_translated(script: str, args: list[str], expected: list[str],
+                                          cache_dir: Path) -> None:
+    """The same scripts by the translator (`BBX_STAGED=0`), the model being retired."""
+    _run_script(script, args, expected, cache_dir, {"BBX_STAGED": "0"})
 
 
 def _run_script(script: str, args: list[str], expected: list[str], cache_dir: Path,

@@ -1,5 +1,5 @@
 """Memory access widths of the reduction samples (softmax, RMSNorm, LayerNorm, cross-entropy),
-translated (default) next to staged (`BBX_STAGED=1`): for each sample, target, row width and
+translated (`BBX_STAGED=0`) next to staged (the default): for each sample, target, row width and
 dtype, `bbx build` the specialization the sample's driver compiles, both ways, and count the
 wide and the narrow global (and shared) memory accesses of the code:
 

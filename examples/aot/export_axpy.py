@@ -1,7 +1,7 @@
 """Exports `axpy` (out = alpha * x + y over 2-D float tensors of any extents) for the
 simulator: writes build/axpy.h and build/axpy.o, which main.cpp calls with no Python.
 
-    bbx run examples/aot/export_axpy.py [BUILD_DIR]      # BBX_STAGED=1 for staged execution
+    bbx run examples/aot/export_axpy.py [BUILD_DIR]      # BBX_STAGED=0: by the translator
 """
 
 import os

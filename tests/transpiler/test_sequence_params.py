@@ -7,14 +7,12 @@ function as the op; compiled calls; what is refused, and how."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 from bbx.analysis.call_facts import CallFacts
 from bbx.translate import translate_source
 
-from .conftest import ROOT, run_driver_on_simulator
+from .conftest import run_driver_on_simulator, run_driver_refused
 
 KERNELS = '''
 from typing import List
@@ -132,25 +130,27 @@ def test_call_facts_expand_the_sequence_into_parameters() -> None:
     assert ") + 3;" in text  # len(rows), folded
 
 
-REFUSED_DRIVER = '''
+OTHER_MODULE_LAMBDA_DRIVER = '''
 import torch
 import seq_kernels as k
 
-x = torch.randn(5, 32)
-k.combine(lambda a, b: a - b, [x, x], torch.empty_like(x))
+x, y = torch.randn(5, 32), torch.randn(5, 32)
+out = torch.full_like(x, float("nan"))
+k.combine(lambda a, b: a - b, [x, y], out)
+assert torch.allclose(out, x - y + 2.0), (out, x - y + 2.0)
+print("PASS")
 '''
 
 
-def test_a_lambda_of_another_module_is_refused(tmp_path: Path) -> None:
-    (tmp_path / "seq_kernels.py").write_text(KERNELS)
-    script = tmp_path / "driver.py"
-    script.write_text(REFUSED_DRIVER)
-    proc = subprocess.run(
-        [sys.executable, "-m", "bbx.cli", "run", str(script)], cwd=ROOT,
-        env={"BBX_CACHE_DIR": str(tmp_path / "cache"), "BBX_TARGET": "cpu",
-             "PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"},
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600,
-    )
-    assert proc.returncode != 0
-    assert "cannot be passed from host Python" in proc.stdout, proc.stdout[-4000:]
-    assert "Traceback" not in proc.stdout, proc.stdout[-4000:]
+def test_a_lambda_of_another_module_runs_staged(tmp_path: Path) -> None:
+    """The DSL calls a Python function given to a Constexpr parameter while it traces, whatever
+    module it comes from; so does staged execution."""
+    run_driver_on_simulator(tmp_path, {"seq_kernels.py": KERNELS}, OTHER_MODULE_LAMBDA_DRIVER)
+
+
+def test_a_lambda_of_another_module_is_refused_translated(tmp_path: Path) -> None:
+    """The translator reads a function from its module's source: one of another module is
+    refused, located, with no traceback."""
+    out = run_driver_refused(tmp_path, {"seq_kernels.py": KERNELS},
+                             OTHER_MODULE_LAMBDA_DRIVER, staged=False)
+    assert "cannot be passed from host Python" in out, out[-4000:]

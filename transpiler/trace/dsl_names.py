@@ -9,6 +9,7 @@ from typing import Any
 
 from . import (
     arch,
+    arch_smem,
     copy,
     copy_mma,
     dsl_array,
@@ -36,6 +37,8 @@ TRACED: dict[str, Callable[..., Any]] = {
     "cute.arch.barrier": arch.barrier,
     "cute.arch.cp_async_commit_group": arch.cp_async_commit_group,
     "cute.arch.cp_async_wait_group": arch.cp_async_wait_group,
+    "cute.arch.alloc_smem": arch_smem.alloc_smem,
+    "cute.arch.get_dyn_smem": arch_smem.get_dyn_smem,
     "cute.printf": printing.printf,
     "max": minmax.dsl_max,
     "min": minmax.dsl_min,

@@ -43,6 +43,7 @@ TRACED: dict[str, Callable[..., Any]] = {
     "cute.arch.alloc_smem": arch_smem.alloc_smem,
     "cute.arch.get_dyn_smem": arch_smem.get_dyn_smem,
     "cute.printf": printing.printf,
+    "cute.print_tensor": printing.print_tensor,
     "max": minmax.dsl_max,
     "min": minmax.dsl_min,
     **{f"cute.{name}": getattr(tensor_api, name) for name in tensor_api.__all__},

@@ -1,9 +1,11 @@
 """`cute.arch.alloc_smem` and `cute.arch.get_dyn_smem` by staged execution: static shared arrays
 of alloc_smem and of `cutlass.Array(..., space=smem)` in one kernel each have storage of their
 own (one sequence of sites), apart from the dynamic shared memory; get_dyn_smem is where a
-`SmemAllocator` starts (the launch passes what the allocator took). Run on the simulator in
-checked mode against torch on random inputs; a host-side call and a bad alignment are located
-errors."""
+`SmemAllocator` starts (the launch passes what the allocator took). This is NVIDIA's 4.8.1
+layout (checked in its PTX for sm_90a: alloc_smem is a `__static_shmem__` array of its own, the
+launch passes only the allocator's 128 bytes, get_dyn_smem is the dynamic base the allocator's
+tensor starts at). Run on the simulator in checked mode against torch on random inputs; a
+host-side call and a bad alignment are located errors."""
 
 from __future__ import annotations
 

@@ -1,8 +1,9 @@
 """`cute.copy(atom, src, dst, pred=...)` follows the DSL's predicate rule: one entry per atom
 copy (mode 0 of a partition is (AtomV, ...), and pred drops AtomV). A per-atom predicate runs on
 the CPU simulator against torch on a ragged row; a per-element predicate on a 4-value atom —
-which NVIDIA's compiler refuses ("'cute.copy' op expects pred to have compatible shape") — fails
-the build with bbx's message naming the rule and the Python line."""
+which NVIDIA's compiler refuses ("'cute.copy' op expects pred to have compatible shape") — is
+refused with bbx's message naming the rule and the Python line: by staged execution while it
+traces the call, by the translated path's build (the header's static_assert)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ import sys
 from pathlib import Path
 
 from transpiler.conftest import ROOT, run_driver_on_simulator
+
+from bbx import settings
 
 KERNELS = '''
 import cutlass
@@ -92,5 +95,11 @@ def test_per_element_predicate_is_refused_with_the_rule(tmp_path: Path) -> None:
     assert proc.returncode != 0
     tail = proc.stdout[-4000:]
     assert "the CuTe DSL's rule" in proc.stdout, tail
-    assert "from Python copy_kernels.py:25: cute.copy(atom, tX, r, pred=pred)" in tail, tail
+    if settings.enabled("BBX_STAGED"):  # refused while tracing, at the call
+        assert "copy_kernels.py:25:9: error: cute.copy(atom, src, dst, pred=...): a predicate " \
+               "of shape ((4, 1), 1, 1) for a copy of shape ((4, 1), 1, 1)" in tail, tail
+        assert "(AtomV = 4 here): one entry per atom copy, size 1 with 1 in mode 0" in tail, tail
+        assert "        cute.copy(atom, tX, r, pred=pred)\n" in tail, tail
+    else:  # the header's static_assert, at the generated line and its Python line
+        assert "from Python copy_kernels.py:25: cute.copy(atom, tX, r, pred=pred)" in tail, tail
     assert "Traceback" not in proc.stdout

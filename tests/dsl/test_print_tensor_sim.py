@@ -2,7 +2,8 @@
 the layout, then the values in the tensor's shape (rows = mode 0, columns = mode 1, outer blocks
 = the modes after), long modes cut to their first and last 3 entries; `verbose=True` lists every
 coordinate. Checked against NVIDIA's published output for the same input (arange(24) as
-(4,3,2)) and against a formatter written here from that description, on random values."""
+(4,3,2)) and against a formatter written here from that description, on random values. Staged
+execution also prints a TensorSSA, as the DSL does (the translator refuses one)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from pathlib import Path
 
 import numpy as np
 from transpiler.conftest import run_driver_on_simulator
+
+from tests.trace.staged_script import run_staged
 
 KERNELS = '''
 import cutlass
@@ -163,3 +166,46 @@ def test_print_tensor_of_a_tensor_ssa_is_a_located_not_yet() -> None:
     first = result.diagnostics[0]
     assert (first.line, first.col, first.code) == (7, 23, "not-yet-supported")  # at `v`
     assert "cute.print_tensor of a TensorSSA" in first.what
+
+
+SSA_SCRIPT = '''
+import sys
+import numpy as np
+import torch
+import cutlass
+import cutlass.cute as cute
+from cutlass.cute.runtime import from_dlpack
+
+
+@cute.kernel
+def show_ssa(a: cute.Tensor):
+    tidx, _, _ = cute.arch.thread_idx()
+    if tidx == 0:
+        tile = cute.make_tensor(a.iterator, cute.make_layout((4, 3), stride=(3, 1)))
+        cute.print_tensor(tile.load() * 2.0)
+
+
+@cute.jit
+def run(a: cute.Tensor):
+    show_ssa(a).launch(grid=[1, 1, 1], block=[32, 1, 1])
+
+
+print("== ssa", flush=True)
+run(from_dlpack(torch.from_numpy(np.load(sys.argv[0].replace("driver.py", "a.npy")))))
+sys.stdout.flush()
+print("== end")
+print("PASS")
+'''
+
+
+def test_print_tensor_of_a_tensor_ssa_by_staged_execution(tmp_path: Path) -> None:
+    """Staged execution prints a TensorSSA as the DSL does: stored into a register tensor of its
+    shape (compact), then printed as that tensor."""
+    a = np.random.default_rng().standard_normal((4, 3)).astype(np.float32)
+    np.save(tmp_path / "a.npy", a)
+    proc = run_staged(tmp_path, SSA_SCRIPT)
+    assert proc.returncode == 0 and "PASS" in proc.stdout, proc.stdout[-6000:]
+    lines = sections(proc.stdout)["ssa"]
+    assert re.fullmatch(r"tensor\(raw_ptr\(0x[0-9a-f]{16}: f32, rmem, align<\d+>\) o "
+                        r"\(4,3\):\(1,4\), data=", lines[0]), lines[0]
+    assert "\n".join(lines[1:]) == reference_body(a * 2), "\n".join(lines)

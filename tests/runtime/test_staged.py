@@ -106,7 +106,7 @@ def test_a_name_not_traced_yet_is_a_located_error(tmp_path: Path) -> None:
 
         @cute.kernel
         def kernel(n: cutlass.Int32):
-            image = cute.make_layout_image_mask(n)
+            crd = cute.slice_and_offset(n)
 
 
         @cute.jit
@@ -117,7 +117,7 @@ def test_a_name_not_traced_yet_is_a_located_error(tmp_path: Path) -> None:
         host(cutlass.Int32(4))
     '''})
     assert proc.returncode == 1, proc.stdout
-    assert "driver.py:8:" in proc.stdout and "cute.make_layout_image_mask is not traced yet" \
+    assert "driver.py:8:" in proc.stdout and "cute.slice_and_offset is not traced yet" \
         in proc.stdout, proc.stdout
     assert "in the kernel launched at driver.py:13" in proc.stdout, proc.stdout
     assert "Traceback" not in proc.stdout

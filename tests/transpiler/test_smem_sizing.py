@@ -1,13 +1,14 @@
 """A launch without `smem=` of a kernel that makes a SmemAllocator gets the bytes its allocations
 take, as the DSL counts them (bbx.lowering.smem_sizing): run on the simulator (checked mode),
 the kernel reads its dynamic shared memory size, compared with the DSL's layout rules computed
-here; allocations the launch cannot replay (in a `const_expr` branch) fall back to the target's
-default."""
+here. Allocations in a `const_expr` branch: staged execution counts those its trace makes (the
+DSL's rule); the translated launch cannot replay them and falls back to the target's default."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from bbx import settings
 from bbx.translate import translate_source
 
 from .conftest import run_driver_on_simulator
@@ -82,14 +83,25 @@ for rows in (5, 9):
     offset = align(offset, 64) + 8 * 4 * 4
     offset = align(offset, 2) + rows * 3 * 2
     assert int(out[32]) == offset, (rows, int(out[32]), offset)
-    # allocations in a const_expr branch: not replayed, the target's default (64 KiB here)
-    assert int(staged[0]) == 65536, int(staged[0])
+    # allocations in a taken const_expr branch: the DSL passes the 128 bytes they take
+    assert int(staged[0]) == TAKEN_BRANCH_BYTES, int(staged[0])
+# a const_expr branch not taken allocates nothing: the DSL passes 0
+staged = torch.full((1,), float("nan"))
+Sized(5, False)(*(from_dlpack(t) for t in (x, out, staged)))
+assert int(staged[0]) == SKIPPED_BRANCH_BYTES, int(staged[0])
 print("PASS")
 '''
 
 
 def test_launch_gets_the_allocators_bytes_on_simulator(tmp_path: Path) -> None:
-    run_driver_on_simulator(tmp_path, {"sized_kernels.py": KERNELS}, DRIVER)
+    """Staged execution counts what the trace allocates, as the DSL does (checked against
+    NVIDIA's compiler: a launch without smem= of the const_expr kernel passes 128 bytes); the
+    translated path cannot replay allocations in a const_expr branch and passes the target's
+    default (64 KiB here) whether the branch is taken or not."""
+    staged = settings.enabled("BBX_STAGED")
+    driver = DRIVER.replace("TAKEN_BRANCH_BYTES", "128" if staged else "65536")
+    driver = driver.replace("SKIPPED_BRANCH_BYTES", "0" if staged else "65536")
+    run_driver_on_simulator(tmp_path, {"sized_kernels.py": KERNELS}, driver)
 
 
 def test_the_launch_replays_only_the_allocations() -> None:

@@ -268,11 +268,11 @@ class ThrCopy:
 def copy(atom: Any, src: Tensor, dst: Tensor, *, pred: Tensor | None = None,
          **_dsl_options: Any) -> None:
     """`cute.copy(atom, src, dst, pred=None)`: each element of `src` into the element of `dst` of
-    the same (flat) index. A predicate has one entry per element, or one per index of modes 1..
-    (CuTe's copy_if: a step moves mode 0); an element whose predicate is false is neither read
-    nor written — except with a cpasync.CopyG2SOp atom, whose false steps read nothing and write
-    zeros (cp.async with a source size of 0, as NVIDIA's DSL lowers it: the header's cpasync
-    copy does it, bbx/atom/copy_async.hpp)."""
+    the same (flat) index. A predicate has one entry per atom copy (the DSL's rule, `_pred_group`:
+    mode 0 of src is (AtomV, ...), the predicate drops AtomV); an element whose predicate is
+    false is neither read nor written — except with a cpasync.CopyG2SOp atom, whose false steps
+    read nothing and write zeros (cp.async with a source size of 0, as NVIDIA's DSL lowers it:
+    the header's cpasync copy does it, bbx/atom/copy_async.hpp)."""
     if not isinstance(atom, (CopyAtom, TiledCopy)):
         raise trace_error("copy-atom", f"cute.copy with a {type(atom).__name__}",
                           "give a copy atom or a tiled copy")
@@ -309,17 +309,26 @@ def copy(atom: Any, src: Tensor, dst: Tensor, *, pred: Tensor | None = None,
 
 
 def _pred_group(pred: Tensor, src_layout: L.Layout) -> int:
-    """How many elements one predicate entry covers: 1 (one per element) or a step of mode 0."""
-    n = L.size(src_layout)
-    per_step = it.product(it.wrap(src_layout.shape)[0])
-    entries = L.size(pred.trace_layout)
-    if entries == n:
-        return 1  # a predicate per element
-    if entries * per_step == n:
-        return per_step  # a predicate per step
-    raise trace_error("copy-pred", f"a predicate of shape {pred.trace_layout.shape} for a "
-                      f"copy of shape {src_layout.shape}",
-                      "give one predicate per element, or one per index of modes 1..")
+    """How many elements one predicate entry covers, by the DSL's rule: a predicate has one
+    entry per atom copy — src's mode 0 is (AtomV, ...) and the predicate drops AtomV
+    (size(pred mode 0) * AtomV == size(src mode 0), size(pred) * AtomV == size(src); a flat
+    mode 0 has AtomV 1: one entry per element). NVIDIA's compiler refuses other shapes ("'cute.copy'
+    op expects pred to have compatible shape"), as bbx/algorithm/copy.hpp does for translated
+    code."""
+    shape0 = it.wrap(src_layout.shape)[0]
+    atom_v = it.product(shape0[0]) if it.is_tuple(shape0) else 1
+    pred_layout = pred.trace_layout
+    if not (it.is_static(pred_layout.shape) and isinstance(atom_v, int)):
+        return atom_v if isinstance(atom_v, int) else 1  # checked where sizes are static
+    n, n0 = L.size(src_layout), it.product(shape0)
+    if (it.product(it.wrap(pred_layout.shape)[0]) * atom_v == n0
+            and L.size(pred_layout) * atom_v == n):
+        return atom_v
+    raise trace_error("copy-pred", f"cute.copy(atom, src, dst, pred=...): a predicate of shape "
+                      f"{pred_layout.shape} for a copy of shape {src_layout.shape}",
+                      f"the CuTe DSL's rule: src mode 0 is (AtomV, ...) and pred drops AtomV "
+                      f"(AtomV = {atom_v} here): one entry per atom copy, size {n // atom_v} "
+                      f"with {n0 // atom_v} in mode 0")
 
 
 def _check_g2s(atom: CopyAtom, src: Tensor, dst: Tensor, pred: Tensor | None) -> None:
@@ -371,8 +380,8 @@ def _header_copies(atom: CopyAtom, src: Tensor, dst: Tensor, pred: Tensor | None
     """`cute.copy` as the header's `copy(atom, src, dst)` / `copy_if(atom, pred, src, dst)` on
     views of the tensors, which moves every chunk it proves contiguous and aligned as one wide
     access (bbx/algorithm/copy.hpp), where the tensors and the atom agree on one element type;
-    False (nothing emitted) otherwise. The predicate's shape was checked by the caller, with
-    the same meaning as copy_if's: one entry per element, or one per step of mode 0."""
+    False (nothing emitted) otherwise. The predicate's shape was checked by the caller (one
+    entry per atom copy); copy_if reads entry i / (size(src) / size(pred)) for element i."""
     if not _same_element_type(src, dst) or atom.value_type.width != src.element_type.width:
         return False
     if pred is not None and not has_view(pred):

@@ -22,14 +22,12 @@ import inspect
 from typing import Any
 
 from ..cxx import ast as c
-from ..cxx.literals import static_int_type
 from . import layout as L
 from . import vector
 from .address_space import AddressSpace
-from .context import require
+from .arch_smem import static_smem
 from .dynamic_int import add, mul, sub
 from .errors import trace_error
-from .kernel_scope import current_kernel
 from .pointer import Pointer, recast_ptr
 from .register_array import declare_array
 from .run_time_int import leaf_in, user_value
@@ -280,25 +278,10 @@ def make_array(base: Any, shape: Any = None, dtype: Any = None, *, space: Any = 
         return Array(Pointer(declare_array(c.Type(row.cxx), count, hint="arr"), base, "rmem"),
                      dims)
     if memspace == "smem":
-        return Array(_static_smem(base, count, _alignment(alignment, base)), dims)
+        return Array(static_smem(base, count, _alignment(alignment, base),
+                                 "cutlass.Array(..., space=smem)"), dims)
     raise trace_error("not-traced", f"cutlass.Array(..., space={memspace})",
                       "allocate in registers (the default) or space=cutlass.AddressSpace.smem")
-
-
-def _static_smem(dtype: type[Numeric], count: int, alignment: int) -> Pointer:
-    """`auto smem = arch::alloc_smem<site>(type_c<T>{}, Int<count>{}, Int<alignment>{});`"""
-    kernel = current_kernel("cutlass.Array(..., space=smem)")
-    ctx = require("cutlass.Array")
-    site = kernel.static_smem_sites
-    kernel.static_smem_sites += 1
-    row = dtype.bbx_row
-    assert row is not None
-    call = c.Call(c.Id("arch::alloc_smem"),
-                  (c.Construct(c.Type("type_c", (c.Type(row.cxx),))),
-                   c.Construct(static_int_type(count)), c.Construct(static_int_type(alignment))),
-                  (c.Lit(str(site)),))
-    var, _ = ctx.declare(None, "smem_arr", call)
-    return Pointer(c.Id(var), dtype, "smem", assumed_align=alignment, typed=True)
 
 
 def _alignment(value: Any, dtype: type[Numeric]) -> int:

@@ -18,7 +18,8 @@ class KernelTrace:
     context: TraceContext
     #: dynamic shared memory its allocations take so far (bbx.trace.smem)
     smem_bytes: int = 0
-    #: static shared arrays made so far (`cutlass.Array(..., space=smem)`: each its own site)
+    #: static shared arrays made so far (`cutlass.Array(..., space=smem)`,
+    #: `cute.arch.alloc_smem`: each its own site, bbx.trace.arch_smem)
     static_smem_sites: int = 0
     #: whether its lane indices and lane operations are the platform's renamed ones (an argument
     #: is a tiled MMA of the m16n8-exact mode, bbx.trace.mma_exact_tiled)

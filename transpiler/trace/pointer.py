@@ -333,7 +333,8 @@ def store_value(value: Any, dtype: type[Numeric]) -> Numeric:
 
 def recast_ptr(ptr: Any, swizzle_: Any = None, dtype: Any = None) -> Pointer:
     """`cute.recast_ptr(ptr, dtype=T)`: the same address as a pointer to `T`, in the same
-    memory (C++: `recast_raw<T>(base + offset)`, bbx/tensor/recast.hpp)."""
+    memory, with the alignment `ptr` is known to have, as in the DSL (C++: `recast_ptr<T>(p)`
+    of the bbx pointer, whose type keeps that alignment, bbx/tensor/recast.hpp)."""
     if not isinstance(ptr, Pointer) or isinstance(ptr.base, RegisterArray):
         raise trace_error("recast-ptr", f"cute.recast_ptr of a {type(ptr).__name__}",
                           "recast a pointer to global or shared memory (a tensor's .iterator)")
@@ -343,9 +344,8 @@ def recast_ptr(ptr: Any, swizzle_: Any = None, dtype: Any = None) -> Pointer:
     if not (isinstance(dtype, type) and issubclass(dtype, Numeric)) or dtype.bbx_row is None:
         raise trace_error("recast-ptr", f"cute.recast_ptr(..., dtype={dtype!r})",
                           "give the element type (cutlass.Float32, ...)")
-    address = c.Binary("+", ptr.base_expr(), index_expr(ptr.offset))
-    return Pointer(c.Call(c.Id("recast_raw"), (address,), (c.Type(dtype.bbx_row.cxx),)),
-                   dtype, ptr.memspace)
+    return Pointer(c.Call(c.Id("recast_ptr"), (pointer_view(ptr),), (c.Type(dtype.bbx_row.cxx),)),
+                   dtype, ptr.memspace, assumed_align=ptr.alignment, typed=True)
 
 
 #: the header's maker of a pointer in each address space (bbx/tensor/pointer.hpp)

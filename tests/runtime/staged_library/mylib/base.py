@@ -28,8 +28,11 @@ class RowOpBase:
         tXrX = cute.make_fragment_like(tXgX)
         tXrX.fill(0.0)
         tXcX = thr.partition_S(cX)
-        pred = cute.make_rmem_tensor(tXcX.shape, cutlass.Boolean)
+        # one predicate per atom copy, as the DSL requires (pred drops the atom's values, the
+        # first part of mode 0); rows are whole vectors, so a vector's first element decides
+        atom_values = tXcX.shape[0][0]
+        pred = cute.make_rmem_tensor((tXcX.shape[0][1], *tXcX.shape[1:]), cutlass.Boolean)
         for i in cutlass.range_constexpr(cute.size(pred)):
-            pred[i] = cute.elem_less(tXcX[i], shape)
+            pred[i] = cute.elem_less(tXcX[i * atom_values], shape)
         helpers.predicated_copy(pred)(tiled_copy, tXgX, tXrX)
         return tXrX, tXgX, pred

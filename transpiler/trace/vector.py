@@ -5,8 +5,9 @@ with a static row-major shape, as the DSL's MLIR n-D vectors — what `Pointer.l
 A vector is its elements (run-time DSL numbers, row-major); Python unrolls every operation:
 element-wise arithmetic and comparisons with numpy's broadcasting (a scalar, or a vector whose
 shape broadcasts), `v[i, j]` and slices `v[:, 1:3]`, `reduce("add" | "mul" | "max" | "min")`,
-`cutlass.vector.broadcast_to` and `outerproduct`. `bitcast` declares the array of the new element
-type and copies the bits (`Vector.from_elements((a, b), Float32).bitcast(Int64)` packs two
+`cutlass.full`, `cutlass.vector.broadcast_to` and `outerproduct`; `with_signedness(False)`
+makes its integer operations unsigned. `bitcast` declares the array of the new element type
+and copies the bits (`Vector.from_elements((a, b), Float32).bitcast(Int64)` packs two
 float32 into one int64, as QuACK's online-softmax reduction does; `bbx::bit_cast_array`,
 numeric/bit_cast_array.hpp)."""
 
@@ -23,7 +24,7 @@ from .elementwise import ElementwiseOperators
 from .errors import trace_error
 from .placement import takes_placement
 from .register_array import declare_array
-from .scalar import Numeric, as_numeric
+from .scalar import NUMERIC_TYPES, Numeric, as_numeric
 from .tensor_reduce import ReductionOp, fold
 
 Shape = tuple[int, ...]
@@ -36,8 +37,11 @@ class Vector(ElementwiseOperators):
     __module__ = "cutlass.base_dsl.typing"
 
     def __init__(self, elements: Sequence[Numeric], dtype: type[Numeric],
-                 shape: Shape | None = None) -> None:
+                 shape: Shape | None = None, *, signed: bool = True) -> None:
         self.elements, self.dtype = tuple(elements), dtype
+        #: False: integer operations on the vector are unsigned (`with_signedness(False)`); its
+        #: elements keep their type, as in the DSL
+        self.signed = signed
         self.shape: Shape = shape if shape is not None else (len(self.elements),)
         if math.prod(self.shape) != len(self.elements):
             raise ValueError(f"{len(self.elements)} elements for the shape {self.shape}")
@@ -62,6 +66,14 @@ class Vector(ElementwiseOperators):
 
     def to_elements(self) -> list[Numeric]:
         return list(self.elements)
+
+    def with_signedness(self, signed: Any) -> Vector:
+        """The same elements, whose integer operations (`>>`, `//`, `%`, comparisons...) are
+        signed or not; the element type stays (`to_elements()` gives it), as in the DSL."""
+        if not isinstance(signed, bool):
+            raise trace_error("bad-arguments", f"Vector.with_signedness({signed!r})",
+                              "signed is True or False")
+        return Vector(self.elements, self.dtype, self.shape, signed=signed)
 
     def bitcast(self, dtype: type[Numeric]) -> Vector:
         """The same bits as a vector of `dtype` (the total width must be a multiple of it)."""
@@ -131,8 +143,16 @@ class Vector(ElementwiseOperators):
             shape, lhs, rhs = self.shape, self.elements, (as_numeric(other),) * len(self.elements)
         else:
             return NotImplemented
+        unsigned = _unsigned_of(self.dtype) if not self.signed else None
+        if unsigned is not None:  # the operation on the same bits as unsigned integers
+            lhs = tuple(unsigned(e) for e in lhs)
+            rhs = tuple(unsigned(e) if isinstance(e, Numeric) and e.is_integer else e
+                        for e in rhs)
         pairs = zip(rhs, lhs, strict=True) if flip else zip(lhs, rhs, strict=True)
-        return _of([op(a, b) for a, b in pairs], shape)
+        results = [op(a, b) for a, b in pairs]
+        if unsigned is not None:
+            results = [self.dtype(r) if type(r) is unsigned else r for r in results]
+        return _of(results, shape)
 
 
     def __neg__(self) -> Vector:
@@ -163,6 +183,14 @@ class Vector(ElementwiseOperators):
 def _cxx_type(dtype: type[Numeric]) -> c.Type:
     assert dtype.bbx_row is not None
     return c.Type(dtype.bbx_row.cxx)
+
+
+def _unsigned_of(dtype: type[Numeric]) -> type[Numeric] | None:
+    """The unsigned integer type of `dtype`'s width (None: `dtype` is no signed integer)."""
+    if not dtype.is_integer or not dtype.signed:
+        return None
+    return next((t for t in NUMERIC_TYPES if t.is_integer and not t.signed
+                 and t.width == dtype.width and t.bbx_row is not None), None)
 
 
 def _of(elements: list[Numeric], shape: Shape) -> Vector:
@@ -210,6 +238,26 @@ def broadcast_to(value: Any, shape: Any) -> Vector:
         raise trace_error("vector-shape", f"a vector of shape {value.shape} broadcast to "
                           f"{target}", "aligned at the right, each extent must be the same, or 1")
     return Vector(_spread(value, target), value.dtype, target)
+
+
+def full(shape: Any, fill_value: Any, dtype: Any = None, *, loc: Any = None,
+         ip: Any = None) -> Vector:
+    """`cutlass.full(shape, fill_value, dtype=None)`: a vector of `shape` whose every element is
+    `fill_value` (of `dtype`, else the value's own type: a Python float is a Float32, an int an
+    Int32)."""
+    target = (shape,) if isinstance(shape, int) else tuple(shape)
+    if not all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in target):
+        raise trace_error("vector-shape", f"cutlass.full({shape!r}, ...)",
+                          "the shape is a static positive integer or a tuple of them")
+    if dtype is not None and not (isinstance(dtype, type) and issubclass(dtype, Numeric)):
+        raise trace_error("vector-dtype", f"cutlass.full(..., dtype={dtype!r})",
+                          "give the element type (cutlass.Float32, ...)")
+    if not isinstance(fill_value, (Numeric, bool, int, float)):
+        raise trace_error("vector-dtype", f"cutlass.full of a {type(fill_value).__name__}",
+                          "the fill value is a number")
+    value = as_numeric(fill_value)
+    element = dtype(value) if dtype is not None else value
+    return Vector([element] * math.prod(target), type(element), target)
 
 
 def outerproduct(a: Any, b: Any, acc: Any = None) -> Vector:

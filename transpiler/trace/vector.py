@@ -98,29 +98,45 @@ class Vector(ElementwiseOperators):
     # -- indexing -------------------------------------------------------------------------------
 
     def __getitem__(self, index: Any) -> Any:
-        """`v[i]`, `v[i, j]`: an element; with slices (`v[:, 1:3]`): the sub-vector."""
+        """As the DSL's (4.8.1) `Vector.__getitem__`: `v[i]` of a 1-D vector and `v[i, j]` (one
+        static index per dimension) are an element; `v[a:b:s]` of a 1-D vector is the
+        sub-vector; an index with a slice in it (`v[0, 1:3]`) has one entry per dimension, an
+        integer keeping its dimension with extent 1, and steps of 1."""
+        if isinstance(index, slice):
+            if len(self.shape) != 1:
+                raise trace_error("vector-index", f"vector[{_spelled(index)}] of shape "
+                                  f"{self.shape}", "index each dimension of a multi-dimensional "
+                                  "vector, e.g. v[a:b, :]")
+            picked = range(self.shape[0])[index]
+            return Vector([self.elements[i] for i in picked], self.dtype, (len(picked),))
         keys = index if isinstance(index, tuple) else (index,)
-        if len(keys) > len(self.shape):
+        if len(keys) != len(self.shape):
             raise trace_error("vector-index", f"a {len(keys)}-index subscript of a vector of "
-                              f"shape {self.shape}", "give at most one index per dimension")
-        keys = keys + (slice(None),) * (len(self.shape) - len(keys))
+                              f"shape {self.shape}", f"give {len(self.shape)} indices, one per "
+                              "dimension (an integer keeps its dimension when a slice is among "
+                              "them)")
+        sliced = any(isinstance(k, slice) for k in keys)
         ranges: list[range] = []
-        kept: list[int] = []
-        for key, extent in zip(keys, self.shape, strict=True):
+        for dim, (key, extent) in enumerate(zip(keys, self.shape, strict=True)):
             if isinstance(key, slice):
                 r = range(extent)[key]
+                if r.step != 1 and len(r) > 1:
+                    raise trace_error("vector-index", f"vector[{_spelled(index)}]: a strided "
+                                      "slice of a multi-dimensional vector",
+                                      "the DSL slices several dimensions with steps of 1")
                 ranges.append(r)
-                kept.append(len(r))
             elif isinstance(key, int) and not isinstance(key, bool) and -extent <= key < extent:
                 ranges.append(range(key % extent, key % extent + 1))
             else:
-                raise trace_error("vector-index", f"vector[{index!r}] of shape {self.shape}",
-                                  "a vector is indexed with static integers in range and slices")
-        picked = [self.elements[_row_major(crd, self.shape)]
-                  for crd in itertools.product(*ranges)]
-        if not kept:
-            return picked[0]
-        return Vector(picked, self.dtype, tuple(kept))
+                raise trace_error("vector-index", f"vector[{_spelled(index)}] of shape "
+                                  f"{self.shape}: index {dim} is {key!r}",
+                                  "a vector is indexed with static integers in range and "
+                                  "slices")
+        picked_elements = [self.elements[_row_major(crd, self.shape)]
+                           for crd in itertools.product(*ranges)]
+        if not sliced:
+            return picked_elements[0]
+        return Vector(picked_elements, self.dtype, tuple(len(r) for r in ranges))
 
     # -- staging --------------------------------------------------------------------------------
 
@@ -197,6 +213,19 @@ def _of(elements: list[Numeric], shape: Shape) -> Vector:
     return Vector(elements, type(elements[0]), shape)
 
 
+def _spelled(index: Any) -> str:
+    """A subscript as written (`1:3, 0`)."""
+    keys = index if isinstance(index, tuple) else (index,)
+
+    def one(k: Any) -> str:
+        if not isinstance(k, slice):
+            return repr(k)
+        step = f":{k.step}" if k.step is not None else ""
+        return f"{'' if k.start is None else k.start}:{'' if k.stop is None else k.stop}{step}"
+
+    return ", ".join(one(k) for k in keys)
+
+
 def _row_major(crd: Sequence[int], shape: Shape) -> int:
     index = 0
     for i, n in zip(crd, shape, strict=True):
@@ -262,16 +291,24 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, *, loc: Any = None,
 
 def outerproduct(a: Any, b: Any, acc: Any = None) -> Vector:
     """`cutlass.vector.outerproduct(a, b, acc=None)`: `m[i, j] = a[i] * b[j] (+ acc[i, j])` of
-    two 1-D vectors."""
+    two 1-D vectors of one element type; with `acc`, a float product and sum are fused (MLIR
+    lowers it to `vector.fma`: C++ `math::fma`)."""
     if not (isinstance(a, Vector) and isinstance(b, Vector) and len(a.shape) == 1
             and len(b.shape) == 1):
         raise trace_error("vector-shape", "outerproduct of operands that are not 1-D vectors",
                           "give two 1-D cutlass.Vector values")
-    product = [x * y for x in a.elements for y in b.elements]
-    out = _of(product, (a.shape[0], b.shape[0]))
-    if acc is not None:
-        if not isinstance(acc, Vector) or acc.shape != out.shape:
-            raise trace_error("vector-shape", "outerproduct(..., acc=...) of another shape",
-                              f"acc is a vector of shape {out.shape}")
-        out = out + acc
-    return out
+    shape = (a.shape[0], b.shape[0])
+    if acc is not None and (not isinstance(acc, Vector) or acc.shape != shape):
+        raise trace_error("vector-shape", "outerproduct(..., acc=...) of another shape",
+                          f"acc is a vector of shape {shape}")
+    if a.dtype is not b.dtype or (acc is not None and acc.dtype is not a.dtype):
+        raise trace_error("vector-dtype", "outerproduct of vectors of different element types",
+                          "a, b (and acc) have one element type")
+    if acc is None:
+        return _of([x * y for x in a.elements for y in b.elements], shape)
+    pairs = zip([x for x in a.elements for _ in b.elements],
+                [y for _ in a.elements for y in b.elements], acc.elements, strict=True)
+    if not a.dtype.is_float:
+        return _of([x * y + z for x, y, z in pairs], shape)
+    return _of([a.dtype.run_time(c.Call(c.Id("math::fma"), (x.expr(), y.expr(), z.expr())))
+                for x, y, z in pairs], shape)

@@ -193,7 +193,7 @@ def _packed(op: str, operands: int) -> Callable[..., tuple[Numeric, Numeric]]:
                               'rnd= or pass "rn"')
         args = tuple(_pair_arg(s, f"src_{'abc'[i]}", name) for i, s in enumerate(sources))
         call = c.Call(c.Id(f"arch::{op}_packed_f32x2"), args)
-        return bind_pair(call, Float32, Float32, (op, op + "_1"))
+        return bind_pair(call, Float32, Float32, (f"{op}_0", f"{op}_1"))
 
     packed.__name__ = f"{op}_packed_f32x2"
     packed.__doc__ = f"`{name}`: lane-wise on pairs of Float32, round to nearest even."

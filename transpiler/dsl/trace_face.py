@@ -152,9 +152,9 @@ def _scalar_call(entry: Function, name: str, bound: dict[str, Any], predicate: b
     if result is None:
         ctx.emit(c.ExprStmt(call_expr))
         return None
-    if pair:  # `auto [v, v_1] = f(x);` (sincos)
+    if pair:  # `auto [sincos_0, sincos_1] = math::sincos(x);`
         hint = cxx.rpartition("::")[2]
-        return bind_pair(call_expr, result, result, (hint, hint + "_1"))
+        return bind_pair(call_expr, result, result, (f"{hint}_0", f"{hint}_1"))
     return result.run_time(call_expr)
 
 

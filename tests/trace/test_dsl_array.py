@@ -148,8 +148,8 @@ def test_tensors_passed_as_array_parameters(tmp_path: Path) -> None:
     rng = random.Random()
     threads = rng.randint(2, 8)
     v = rng.choice([2, 4, 8])
-    params = {"v": v, "threads": threads, "rows": rng.randint(1, 4),
+    # thread r squares row r: at most one row per thread
+    params = {"v": v, "threads": threads, "rows": rng.randint(1, min(4, threads)),
               "count": rng.randint(1, v * threads - 1)}
     proc = run_staged(tmp_path, ARRAY_PARAMETERS.format(**params))
-    assert proc.returncode == 0 and "PASS" in proc.stdout, (params, proc.stdout[-4000:],
-                                                            proc.stderr[-4000:])
+    assert proc.returncode == 0 and "PASS" in proc.stdout, (params, proc.stdout[-4000:])

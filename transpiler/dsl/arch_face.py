@@ -95,8 +95,9 @@ def _atomic_float(op: str) -> Callable[..., Numeric]:
         return _rmw(f"arch::atomic_f{op}", Float32, name, ptr, (("val", val),), tags)
 
     atomic.__name__ = f"atomic_f{op}"
-    atomic.__doc__ = (f"`{name}(ptr, val)`: the Float32 {op} through integer atomics (exact "
-                      "for every float; `sign_bit=` is a hint and not needed).")
+    atomic.__doc__ = (f"`{name}(ptr, val)`: the Float32 {op} through integer atomics, exact "
+                      "for every float; `sign_bit=` (the caller's promise of val's sign, "
+                      "which picks one branch in the DSL) changes no correct result.")
     return atomic
 
 
@@ -110,7 +111,9 @@ def atomic_cas(ptr: Any, *, cmp: Any, val: Any, sem: Any = None, scope: Any = No
 
 def atomic_max_float32(ptr: Any, value: Any, *, positive_only: Any = True, loc: Any = None,
                        ip: Any = None) -> Numeric:
-    """The Float32 max (exact for every float, so `positive_only=` changes nothing)."""
+    """The Float32 max, exact for every float. `positive_only=True` (the default) is the
+    caller's promise that values are not negative, under which the DSL uses a signed integer
+    max of the bits; where the promise holds the results agree."""
     name = "cute.arch.atomic_max_float32"
     _flag(positive_only, "positive_only", name)
     return _rmw("arch::atomic_fmax", Float32, name, ptr, (("value", value),), ())

@@ -25,15 +25,16 @@ def values_kernel(mX: cute.Tensor, mI: cute.Tensor, mO: cute.Tensor, mB: cute.Te
     v = cutlass.Vector.from_elements((a, b, c, a + b), cutlass.Float32)
     e = v.to_elements()
     mO[tidx, 0] = e[3]
-    w = v.apply_op(operator.sub, 1.0, flip=True)          # 1 - v
-    mO[tidx, 1] = w.to_elements()[1]
+    xs = cute.local_tile(mX, (1, 3), (tidx, 0)).load()   # a TensorSSA (a Vector has no apply_op)
+    w = xs.apply_op(operator.sub, 1.0, flip=True)         # 1 - xs
+    mO[tidx, 1] = w[1]                                   # (0, 1) of the (1, 3) value
     f = cutlass.full((2, 2), c)                           # four copies of c
-    mO[tidx, 2] = f.reduce(cute.ReductionOp.ADD, 0.0, 0)
+    mO[tidx, 2] = f.reduce("add")
     bits = v.bitcast(cutlass.Int32)
     mB[tidx, 0] = bits.to_elements()[2]
     i = mI[tidx]
     u = cute.TensorSSA.from_elements((i, i), cutlass.Int32).with_signedness(False)
-    mB[tidx, 1] = cutlass.Int32(u.to_elements()[0] >> 28)    # unsigned shift of i's bits
+    mB[tidx, 1] = (u >> 28).to_elements()[0]             # unsigned shift of i's bits
     mM[tidx, 0] = cutlass.max(a, b, c)
     mM[tidx, 1] = cutlass.min(a, 0.25)
     mM[tidx, 2] = cutlass.Float32(cutlass.max(i, 7))      # Int32 with Int32

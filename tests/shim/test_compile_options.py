@@ -84,3 +84,25 @@ def test_compile_passes_options_through_both_spellings(cutlass: ModuleType) -> N
     assert seen == ["test_compile_passes_options_through_both_spellings.<locals>.noop"]
     noop.set_name_prefix("host_prefix")  # the DSL's host call on jit functions
     assert noop.name_prefix == "host_prefix"
+
+
+def test_set_name_prefix_checks_its_arguments_and_reaches_bound_kernels(
+        cutlass: ModuleType) -> None:
+    import cutlass.cute as cute
+
+    class Op:
+        @cute.kernel
+        def kernel(self) -> None:
+            pass
+
+    op = Op()
+    op.kernel.set_name_prefix("op_kernel", remove_cutlass_symbol=True)  # as on a bound method
+    assert Op.kernel.name_prefix == "op_kernel" and op.kernel.name_prefix == "op_kernel"
+    with pytest.raises(TypeError, match="must be a string"):
+        op.kernel.set_name_prefix(3)
+    with pytest.raises(TypeError, match="keep_mangled_name must be a bool"):
+        Op.kernel.set_name_prefix("k", keep_mangled_name=1)
+    with pytest.raises(ValueError, match="non-empty name"):
+        Op.kernel.set_name_prefix("", remove_cutlass_symbol=True, keep_mangled_name=False)
+    with pytest.raises(AttributeError):
+        op.kernel.no_such_attribute  # noqa: B018

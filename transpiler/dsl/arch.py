@@ -160,7 +160,7 @@ def _atomic(
 
 
 #: The DSL's warp_redux_sync kinds -> the C++ tags (max/min of unsigned types compare unsigned).
-_REDUX_KINDS = {
+REDUX_KINDS = {
     "add": "arch::redux_add", "and": "arch::redux_and", "or": "arch::redux_or",
     "xor": "arch::redux_xor", "max": "arch::redux_max", "min": "arch::redux_min",
     "umax": "arch::redux_umax", "umin": "arch::redux_umin", "fmax": "arch::redux_fmax",
@@ -178,10 +178,10 @@ def _warp_redux(lw: Lowerer, node: cst.Call, name: str) -> Val:
                        f"'{name}' takes 3 positional arguments; 'abs' and 'nan' are keyword-only")
     bound = lw.bind(node, ["value", "kind", "mask_and_clamp", "abs", "nan"], f"'{name}'", 2)
     kind = literal_value(lw, bound["kind"])
-    if not isinstance(kind, str) or kind not in _REDUX_KINDS:
-        choices = ", ".join(f'"{k}"' for k in _REDUX_KINDS)
+    if not isinstance(kind, str) or kind not in REDUX_KINDS:
+        choices = ", ".join(f'"{k}"' for k in REDUX_KINDS)
         raise lw.error(bound["kind"], "bad-arguments", f"kind= must be one of {choices}")
-    flags: list[c.CxxType | c.Expr] = [c.Type(_REDUX_KINDS[kind])]
+    flags: list[c.CxxType | c.Expr] = [c.Type(REDUX_KINDS[kind])]
     for flag in ("abs", "nan"):
         arg = bound.get(flag)
         value = literal_value(lw, arg) if arg is not None else None

@@ -18,7 +18,6 @@ from ..trace.context import require
 from ..trace.errors import trace_error
 from ..trace.kernel_scope import current_kernel
 from ..trace.pointer import Pointer
-from ..trace.register_array import RegisterArray
 from ..trace.scalar import NUMERIC_TYPES, Boolean, Float32, Int32, Numeric, as_numeric
 from .experimental import (
     ATOMIC_OPS,
@@ -33,6 +32,7 @@ from .experimental import (
     P,
     red_form_problem,
 )
+from .face_values import bind_pair, memory_address, static_value
 from .lane_functions import renamed_lane_function
 
 _BY_CXX: dict[str, type[Numeric]] = {t.bbx_row.cxx: t for t in NUMERIC_TYPES
@@ -42,17 +42,10 @@ _BY_CXX: dict[str, type[Numeric]] = {t.bbx_row.cxx: t for t in NUMERIC_TYPES
 # -- arguments ----------------------------------------------------------------------------------
 
 
-def _static(value: Any) -> Any:
-    """A Python value, or a static DSL number's value (a Constexpr argument)."""
-    if isinstance(value, Numeric) and value.is_static:
-        return value.value
-    return value
-
-
 def _member(value: Any, param: str, enum: str, choices: Mapping[Any, Any], name: str) -> Any:
     """The table entry of a static enumeration argument (a member of the DSL's enum, or its
     value)."""
-    key = _static(value)
+    key = static_value(value)
     if isinstance(key, bool) or not isinstance(key, (str, int)) or key not in choices:
         names = ", ".join(f"{enum}.{str(v).upper()}" for v in choices)
         raise trace_error("bad-arguments",
@@ -63,7 +56,7 @@ def _member(value: Any, param: str, enum: str, choices: Mapping[Any, Any], name:
 
 def _flag(value: Any, param: str, name: str) -> bool:
     """A keyword given as True / False / None (None: False)."""
-    value = _static(value)
+    value = static_value(value)
     if value is None:
         return False
     if not isinstance(value, bool):
@@ -73,19 +66,11 @@ def _flag(value: Any, param: str, name: str) -> bool:
 
 
 def _barrier_id(value: Any, name: str) -> c.Expr:
-    static = _static(value)
+    static = static_value(value)
     if isinstance(static, int) and not isinstance(static, bool) and not 0 <= static <= 15:
         raise trace_error("bad-arguments", f"{name}: barrier_id={static} is not in [0, 15]",
                           "a block has sixteen named barriers")
     return as_numeric(value).expr()
-
-
-def _pointer(value: Any, name: str) -> c.Expr:
-    """The C++ address of a trace-time pointer (`gA.iterator`, `p + i`)."""
-    if not isinstance(value, Pointer) or isinstance(value.base, RegisterArray):
-        raise trace_error("bad-arguments", f"{name} of a {type(value).__name__}",
-                          "give a pointer to global or shared memory (a tensor's .iterator)")
-    return value.address_expr()
 
 
 def _call(cxx: str, args: tuple[c.Expr, ...], targs: tuple[c.CxxType | c.Expr, ...] = ()
@@ -95,15 +80,6 @@ def _call(cxx: str, args: tuple[c.Expr, ...], targs: tuple[c.CxxType | c.Expr, .
 
 def _statement(what: str, expr: c.Expr) -> None:
     current_kernel(what).context.emit(c.ExprStmt(expr))
-
-
-def _pair(expr: c.Expr, first: type[Numeric], second: type[Numeric], hint: str
-          ) -> tuple[Numeric, Numeric]:
-    """The two members of a C++ pair (`auto [v, ok] = f(...);`) as run-time numbers."""
-    ctx = require(hint)
-    a, b = ctx.names.fresh(hint), ctx.names.fresh(hint + "_ok")
-    ctx.emit(c.Decl(None, (f"[{a}, {b}]",), expr))
-    return first.run_time(c.Id(a)), second.run_time(c.Id(b))
 
 
 def _tag(cxx: str) -> c.Type:
@@ -130,7 +106,7 @@ def shfl_sync(thread_mask: Any, val: Any, offset: Any, mask_and_clamp: Any, kind
     if _flag(return_value_and_is_valid, "return_value_and_is_valid", name):
         expr = _call("experimental::shfl_sync_and_valid", args,
                      (_tag(f"experimental::shfl_{mode}"),))
-        return _pair(expr, type(value), Boolean, "shfl")
+        return bind_pair(expr, type(value), Boolean, ("shfl", "shfl_ok"))
     return type(value).run_time(_call(f"arch::shuffle_sync{SHFL_SUFFIX[mode]}", args))
 
 
@@ -163,7 +139,7 @@ def match_sync(thread_mask: Any, val: Any, kind: Any) -> Any:
     expr = _call(f"experimental::match_{which}_sync", (as_numeric(val).expr(),))
     if which == "any":
         return Int32.run_time(expr)
-    return _pair(expr, Int32, Boolean, "match")
+    return bind_pair(expr, Int32, Boolean, ("match", "match_ok"))
 
 
 def bar_warp_sync(mask: Any) -> None:
@@ -228,7 +204,7 @@ def _ordering(sem: Any, scope: Any, sems: tuple[str, ...], sem_param: str, scope
 
 def _shared_space(space: Any, param: str, name: str) -> None:
     """shared::cta is the pointer's own space; shared::cluster is another block's (NVIDIA)."""
-    if space is not None and _static(space) != 0:
+    if space is not None and static_value(space) != 0:
         raise trace_error("nvidia-only",
                           f"{name}({param}=SharedSpace.shared_cluster): distributed shared "
                           "memory has no AMD counterpart",
@@ -249,7 +225,7 @@ def red(op: Any, type_: Any, a: Any, b: Any, *, mem_order: Any = None, mem_scope
     sem, scope = _ordering(mem_order, mem_scope, ("weak", "relaxed", "release"), "mem_order",
                            "mem_scope", name)
     targs = (_tag(f"experimental::red_{op_name}"), _tag(RED_TYPES[rtype]), sem, scope)
-    _statement(name, _call("experimental::red", (_pointer(a, name), as_numeric(b).expr()),
+    _statement(name, _call("experimental::red", (memory_address(a, name), as_numeric(b).expr()),
                            targs))
 
 
@@ -269,7 +245,7 @@ def atomicrmw(op: Any, ptr: Any, a: Any, *, b: Any = None, mem_order: Any = None
     if not isinstance(ptr, Pointer):
         raise trace_error("bad-arguments", f"{name} of a {type(ptr).__name__}",
                           "give a pointer to global or shared memory (a tensor's .iterator)")
-    address = _pointer(ptr, name)
+    address = memory_address(ptr, name)
     if op_name == "cas":
         if b is None:
             raise trace_error("bad-arguments", f"{name}(AtomicOp.CAS, ...) needs b=",

@@ -22,8 +22,10 @@ from ..trace.errors import trace_error
 from ..trace.scalar import NUMERIC_TYPES, Boolean, Float32, Int32, Numeric, as_numeric
 from ..trace.tensor_ssa import TensorSSA, broadcast_to, from_elements
 from . import REGISTRY
+from .arch_face import TRACED as ARCH
 from .entry import FIRST, Constant, Function, Param
 from .experimental_face import TRACED as EXPERIMENTAL
+from .face_values import bind_pair
 from .lane_functions import renamed_lane_function
 from .math import ROUNDING, FlagArg, MathFunction
 from .roles import IGNORED, SHUFFLE_CONTROL, VALUE, Fastmath
@@ -43,17 +45,16 @@ def traced_name(qualname: str) -> Any:
     found = tracer_name(qualname)
     if found is not None:
         return found
-    experimental = EXPERIMENTAL.get(qualname if qualname.startswith("cutlass.")
-                                    else "cutlass." + qualname)
-    if experimental is not None:
-        return experimental
+    full = qualname if qualname.startswith("cutlass.") else "cutlass." + qualname
+    faced = EXPERIMENTAL.get(full) or ARCH.get(full)
+    if faced is not None:
+        return faced
     composite = COMPOSITES.get(qualname.removeprefix("cutlass."))
     if composite is not None:
         return functools.partial(composite, traced_name)
-    name = qualname if qualname.startswith("cutlass.") else "cutlass." + qualname
-    entry = REGISTRY.lookup(name)
+    entry = REGISTRY.lookup(full)
     if isinstance(entry, Function) and _traceable(entry):
-        return _function_face(entry, name.removeprefix("cutlass."))
+        return _function_face(entry, full.removeprefix("cutlass."))
     return None
 
 
@@ -65,7 +66,7 @@ def constant_value(qualname: str, missing: Any) -> Any:
 
 
 def _traceable(entry: Function) -> bool:
-    return (not entry.per_site and not getattr(entry, "pair", False)
+    return (not entry.per_site
             and all(p.role in _ROLES or isinstance(p.role, _FLAGS) for p in entry.params)
             and _result_type(entry.result, None) is not NotImplemented)
 
@@ -84,27 +85,32 @@ def _result_type(result: Kind | str | None, first: Numeric | None) -> Any:
 
 def _function_face(entry: Function, name: str) -> Callable[..., Any]:
     predicate = isinstance(entry, MathFunction) and entry.predicate
+    pair = isinstance(entry, MathFunction) and entry.pair
 
     def call(*args: Any, **kwargs: Any) -> Any:
         require(name)
         bound = _bind(entry, name, args, kwargs)
         vectors = [v for v in bound.values() if isinstance(v, TensorSSA)]
         if not vectors:
-            return _scalar_call(entry, name, bound, predicate)
+            return _scalar_call(entry, name, bound, predicate, pair)
         shape = vectors[0].shape  # element-wise over a TensorSSA, numbers broadcast
         spread = {k: broadcast_to(v, shape) if isinstance(v, TensorSSA) else v
                   for k, v in bound.items()}
         count = len(broadcast_to(vectors[0], shape).elements)
         results = [_scalar_call(entry, name, {k: v.elements[i] if isinstance(v, TensorSSA)
-                                              else v for k, v in spread.items()}, predicate)
+                                              else v for k, v in spread.items()}, predicate,
+                                pair)
                    for i in range(count)]
+        if pair:  # a pair of like-shaped values
+            return tuple(from_elements([r[j] for r in results], shape) for j in range(2))
         return from_elements(results, shape)
 
     call.__name__ = name.rpartition(".")[2]
     return call
 
 
-def _scalar_call(entry: Function, name: str, bound: dict[str, Any], predicate: bool) -> Any:
+def _scalar_call(entry: Function, name: str, bound: dict[str, Any], predicate: bool,
+                 pair: bool) -> Any:
     ctx = require(name)
     cxx = entry.cxx
     cxx_args: list[c.Expr] = []
@@ -146,6 +152,9 @@ def _scalar_call(entry: Function, name: str, bound: dict[str, Any], predicate: b
     if result is None:
         ctx.emit(c.ExprStmt(call_expr))
         return None
+    if pair:  # `auto [sincos_0, sincos_1] = math::sincos(x);`
+        hint = cxx.rpartition("::")[2]
+        return bind_pair(call_expr, result, result, (f"{hint}_0", f"{hint}_1"))
     return result.run_time(call_expr)
 
 

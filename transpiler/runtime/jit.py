@@ -260,6 +260,13 @@ class BoundJit:
     def compile(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> CompiledFunction:
         return self.__func__.compile(self.__self__, args, kwargs)
 
+    def __getattr__(self, name: str) -> Any:
+        """The function's other attributes, as a Python bound method gives its function's
+        (`obj.method.set_name_prefix(...)`)."""
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(self.__func__, name)
+
     def __repr__(self) -> str:
         return f"<bound {self.__func__!r} of {self.__self__!r}>"
 
@@ -363,6 +370,13 @@ class BoundKernel:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self.__func__.call(self.__self__, args, kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        """The function's other attributes, as a Python bound method gives its function's
+        (`obj.method.set_name_prefix(...)`)."""
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(self.__func__, name)
 
     def __repr__(self) -> str:
         return f"<bound {self.__func__!r} of {self.__self__!r}>"

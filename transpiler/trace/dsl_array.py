@@ -28,7 +28,7 @@ from .address_space import AddressSpace
 from .arch_smem import static_smem
 from .dynamic_int import add, mul, sub
 from .errors import trace_error
-from .pointer import Pointer, recast_ptr
+from .pointer import Pointer, recast_ptr, store_value
 from .register_array import declare_array
 from .run_time_int import leaf_in, user_value
 from .scalar import Numeric
@@ -167,8 +167,7 @@ class Array:
         n = _static_size(count, None)
         lanes = _mask(mask, n)
         pass_thru = None if default is None else vector.Vector(
-            [self.dtype(default) if isinstance(default, (int, float)) else default] * n,
-            self.dtype)
+            [store_value(default, self.dtype)] * n, self.dtype)
         _no_volatile(is_volatile, "masked_load")
         ptr = self._pointer + self._offset(idx)
         return ptr.masked_load(lanes, pass_thru, alignment=alignment)

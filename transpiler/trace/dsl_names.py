@@ -80,6 +80,8 @@ TRACED: dict[str, Callable[..., Any]] = {
     "Vector": vector.Vector,
     "vector.broadcast_to": vector.broadcast_to,
     "vector.outerproduct": vector.outerproduct,
+    "full": vector.full,
+    "vector.full": vector.full,
     **{f"{module}{fn.__name__}": fn
        for fn in (value_tree.extract_mlir_values, value_tree.new_from_mlir_values)
        for module in ("", "base_dsl.dsl.")},

@@ -199,11 +199,8 @@ class Pointer:
         lanes = _mask_lanes(mask, "masked_load")
         if pass_thru is None:
             others = [self.dtype(0)] * len(lanes)
-        elif isinstance(pass_thru, vector.Vector) and len(pass_thru.elements) == len(lanes):
-            others = [store_value(e, self.dtype) for e in pass_thru.elements]
         else:
-            raise trace_error("bad-arguments", "Pointer.masked_load: pass_thru is not a vector "
-                              "of the mask's length", f"give a Vector of {len(lanes)} elements")
+            others = _lanes_of(pass_thru, len(lanes), self.dtype, "masked_load", "pass_thru")
         out: list[Numeric] = []
         for i, (keep, other) in enumerate(zip(lanes, others, strict=True)):
             if keep.is_static:
@@ -220,11 +217,9 @@ class Pointer:
         """The lanes of `value` whose mask is true, written from here on."""
         _check_alignment(alignment, self)
         lanes = _mask_lanes(mask, "masked_store")
-        if not isinstance(value, vector.Vector) or len(value.elements) != len(lanes):
-            raise trace_error("bad-arguments", "Pointer.masked_store: the value is not a vector "
-                              "of the mask's length", f"give a Vector of {len(lanes)} elements")
+        elements = _lanes_of(value, len(lanes), self.dtype, "masked_store", "the value")
         ctx = require("a memory write")
-        for i, (keep, e) in enumerate(zip(lanes, value.elements, strict=True)):
+        for i, (keep, e) in enumerate(zip(lanes, elements, strict=True)):
             if keep.is_static:
                 if keep.value:
                     self.write(i, e)
@@ -287,6 +282,28 @@ def _mask_lanes(mask: Any, what: str) -> list[Numeric]:
         raise trace_error("bad-arguments", f"Pointer.{what}: the mask is not a Boolean vector",
                           "e.g. cutlass.Vector.from_elements((True, False), cutlass.Boolean)")
     return list(mask.elements)
+
+
+def _lanes_of(value: Any, count: int, dtype: type[Numeric], what: str, role: str
+              ) -> list[Numeric]:
+    """The elements of a vector operand of a masked access: as in the DSL, a `Vector` (a
+    TensorSSA is one there) of the mask's length and of the pointer's element type."""
+    if isinstance(value, TensorSSA) and len(it.wrap(value.shape)) == 1:
+        elements, of_type = list(value.elements), value.dtype
+    elif isinstance(value, vector.Vector) and len(value.shape) == 1:
+        elements, of_type = list(value.elements), value.dtype
+    else:
+        raise trace_error("bad-arguments", f"Pointer.{what}: {role} is not a 1-D vector",
+                          f"give a Vector of {count} elements (cutlass.Vector.from_elements, "
+                          "cute.full)")
+    if len(elements) != count:
+        raise trace_error("bad-arguments", f"Pointer.{what}: {role} has {len(elements)} "
+                          f"elements, the mask {count}", "they have one length")
+    if of_type is not dtype:
+        raise trace_error("bad-arguments", f"Pointer.{what}: {role} is of {of_type.__name__}, "
+                          f"the pointer of {dtype.__name__}",
+                          f"convert it first (.to({dtype.__name__}))")
+    return elements
 
 
 def natural_alignment(dtype: type[Numeric]) -> int:

@@ -123,6 +123,29 @@ class TensorSSA(ElementwiseOperators):
         pairs = zip(rhs, lhs, strict=True) if flip else zip(lhs, rhs, strict=True)
         return from_elements([op(a, b) for a, b in pairs], shape)
 
+    @staticmethod
+    def from_elements(scalars: Sequence[Any], dtype: type[Numeric], *, loc: Any = None,
+                      ip: Any = None) -> Any:
+        """`cute.TensorSSA.from_elements(scalars, dtype)`: the 1-D `cutlass.Vector` of them (the
+        DSL's TensorSSA inherits Vector's builder, which makes a Vector)."""
+        from .vector import Vector  # (vector builds on this module)
+
+        return Vector.from_elements(scalars, dtype)
+
+    def apply_op(self, op: Callable[[Any, Any], Any], other: Any, flip: bool = False, *,
+                 loc: Any = None, ip: Any = None) -> TensorSSA:
+        """`op(self, other)` element by element (`op(other, self)` with `flip`), as `self +
+        other` is for `operator.add`: `other` a TensorSSA that broadcasts, or a number."""
+        if not isinstance(flip, bool):
+            raise trace_error("bad-arguments", f"TensorSSA.apply_op(..., flip={flip!r})",
+                              "flip is True or False")
+        result = self._binary(other, op, flip)
+        if result is NotImplemented:
+            raise trace_error("bad-arguments",
+                              f"TensorSSA.apply_op with a {type(other).__name__} operand",
+                              "the other operand is a TensorSSA or a number")
+        assert isinstance(result, TensorSSA)
+        return result
 
     def __neg__(self) -> TensorSSA:
         return from_elements([-e for e in self.elements], self._shape)

@@ -5,8 +5,9 @@ with a static row-major shape, as the DSL's MLIR n-D vectors — what `Pointer.l
 A vector is its elements (run-time DSL numbers, row-major); Python unrolls every operation:
 element-wise arithmetic and comparisons with numpy's broadcasting (a scalar, or a vector whose
 shape broadcasts), `v[i, j]` and slices `v[:, 1:3]`, `reduce("add" | "mul" | "max" | "min")`,
-`cutlass.vector.broadcast_to` and `outerproduct`. `bitcast` declares the array of the new element
-type and copies the bits (`Vector.from_elements((a, b), Float32).bitcast(Int64)` packs two
+`cutlass.full`, `cutlass.vector.broadcast_to` and `outerproduct`; `with_signedness(False)`
+makes its integer operations unsigned. `bitcast` declares the array of the new element type
+and copies the bits (`Vector.from_elements((a, b), Float32).bitcast(Int64)` packs two
 float32 into one int64, as QuACK's online-softmax reduction does; `bbx::bit_cast_array`,
 numeric/bit_cast_array.hpp)."""
 
@@ -23,7 +24,7 @@ from .elementwise import ElementwiseOperators
 from .errors import trace_error
 from .placement import takes_placement
 from .register_array import declare_array
-from .scalar import Numeric, as_numeric
+from .scalar import NUMERIC_TYPES, Numeric, as_numeric
 from .tensor_reduce import ReductionOp, fold
 
 Shape = tuple[int, ...]
@@ -36,8 +37,11 @@ class Vector(ElementwiseOperators):
     __module__ = "cutlass.base_dsl.typing"
 
     def __init__(self, elements: Sequence[Numeric], dtype: type[Numeric],
-                 shape: Shape | None = None) -> None:
+                 shape: Shape | None = None, *, signed: bool = True) -> None:
         self.elements, self.dtype = tuple(elements), dtype
+        #: False: integer operations on the vector are unsigned (`with_signedness(False)`); its
+        #: elements keep their type, as in the DSL
+        self.signed = signed
         self.shape: Shape = shape if shape is not None else (len(self.elements),)
         if math.prod(self.shape) != len(self.elements):
             raise ValueError(f"{len(self.elements)} elements for the shape {self.shape}")
@@ -63,6 +67,14 @@ class Vector(ElementwiseOperators):
     def to_elements(self) -> list[Numeric]:
         return list(self.elements)
 
+    def with_signedness(self, signed: Any) -> Vector:
+        """The same elements, whose integer operations (`>>`, `//`, `%`, comparisons...) are
+        signed or not; the element type stays (`to_elements()` gives it), as in the DSL."""
+        if not isinstance(signed, bool):
+            raise trace_error("bad-arguments", f"Vector.with_signedness({signed!r})",
+                              "signed is True or False")
+        return Vector(self.elements, self.dtype, self.shape, signed=signed)
+
     def bitcast(self, dtype: type[Numeric]) -> Vector:
         """The same bits as a vector of `dtype` (the total width must be a multiple of it)."""
         bits = len(self.elements) * self.dtype.width
@@ -86,29 +98,45 @@ class Vector(ElementwiseOperators):
     # -- indexing -------------------------------------------------------------------------------
 
     def __getitem__(self, index: Any) -> Any:
-        """`v[i]`, `v[i, j]`: an element; with slices (`v[:, 1:3]`): the sub-vector."""
+        """As the DSL's (4.8.1) `Vector.__getitem__`: `v[i]` of a 1-D vector and `v[i, j]` (one
+        static index per dimension) are an element; `v[a:b:s]` of a 1-D vector is the
+        sub-vector; an index with a slice in it (`v[0, 1:3]`) has one entry per dimension, an
+        integer keeping its dimension with extent 1, and steps of 1."""
+        if isinstance(index, slice):
+            if len(self.shape) != 1:
+                raise trace_error("vector-index", f"vector[{_spelled(index)}] of shape "
+                                  f"{self.shape}", "index each dimension of a multi-dimensional "
+                                  "vector, e.g. v[a:b, :]")
+            picked = range(self.shape[0])[index]
+            return Vector([self.elements[i] for i in picked], self.dtype, (len(picked),))
         keys = index if isinstance(index, tuple) else (index,)
-        if len(keys) > len(self.shape):
+        if len(keys) != len(self.shape):
             raise trace_error("vector-index", f"a {len(keys)}-index subscript of a vector of "
-                              f"shape {self.shape}", "give at most one index per dimension")
-        keys = keys + (slice(None),) * (len(self.shape) - len(keys))
+                              f"shape {self.shape}", f"give {len(self.shape)} indices, one per "
+                              "dimension (an integer keeps its dimension when a slice is among "
+                              "them)")
+        sliced = any(isinstance(k, slice) for k in keys)
         ranges: list[range] = []
-        kept: list[int] = []
-        for key, extent in zip(keys, self.shape, strict=True):
+        for dim, (key, extent) in enumerate(zip(keys, self.shape, strict=True)):
             if isinstance(key, slice):
                 r = range(extent)[key]
+                if r.step != 1 and len(r) > 1:
+                    raise trace_error("vector-index", f"vector[{_spelled(index)}]: a strided "
+                                      "slice of a multi-dimensional vector",
+                                      "the DSL slices several dimensions with steps of 1")
                 ranges.append(r)
-                kept.append(len(r))
             elif isinstance(key, int) and not isinstance(key, bool) and -extent <= key < extent:
                 ranges.append(range(key % extent, key % extent + 1))
             else:
-                raise trace_error("vector-index", f"vector[{index!r}] of shape {self.shape}",
-                                  "a vector is indexed with static integers in range and slices")
-        picked = [self.elements[_row_major(crd, self.shape)]
-                  for crd in itertools.product(*ranges)]
-        if not kept:
-            return picked[0]
-        return Vector(picked, self.dtype, tuple(kept))
+                raise trace_error("vector-index", f"vector[{_spelled(index)}] of shape "
+                                  f"{self.shape}: index {dim} is {key!r}",
+                                  "a vector is indexed with static integers in range and "
+                                  "slices")
+        picked_elements = [self.elements[_row_major(crd, self.shape)]
+                           for crd in itertools.product(*ranges)]
+        if not sliced:
+            return picked_elements[0]
+        return Vector(picked_elements, self.dtype, tuple(len(r) for r in ranges))
 
     # -- staging --------------------------------------------------------------------------------
 
@@ -131,8 +159,16 @@ class Vector(ElementwiseOperators):
             shape, lhs, rhs = self.shape, self.elements, (as_numeric(other),) * len(self.elements)
         else:
             return NotImplemented
+        unsigned = _unsigned_of(self.dtype) if not self.signed else None
+        if unsigned is not None:  # the operation on the same bits as unsigned integers
+            lhs = tuple(unsigned(e) for e in lhs)
+            rhs = tuple(unsigned(e) if isinstance(e, Numeric) and e.is_integer else e
+                        for e in rhs)
         pairs = zip(rhs, lhs, strict=True) if flip else zip(lhs, rhs, strict=True)
-        return _of([op(a, b) for a, b in pairs], shape)
+        results = [op(a, b) for a, b in pairs]
+        if unsigned is not None:
+            results = [self.dtype(r) if type(r) is unsigned else r for r in results]
+        return _of(results, shape)
 
 
     def __neg__(self) -> Vector:
@@ -165,8 +201,29 @@ def _cxx_type(dtype: type[Numeric]) -> c.Type:
     return c.Type(dtype.bbx_row.cxx)
 
 
+def _unsigned_of(dtype: type[Numeric]) -> type[Numeric] | None:
+    """The unsigned integer type of `dtype`'s width (None: `dtype` is no signed integer)."""
+    if not dtype.is_integer or not dtype.signed:
+        return None
+    return next((t for t in NUMERIC_TYPES if t.is_integer and not t.signed
+                 and t.width == dtype.width and t.bbx_row is not None), None)
+
+
 def _of(elements: list[Numeric], shape: Shape) -> Vector:
     return Vector(elements, type(elements[0]), shape)
+
+
+def _spelled(index: Any) -> str:
+    """A subscript as written (`1:3, 0`)."""
+    keys = index if isinstance(index, tuple) else (index,)
+
+    def one(k: Any) -> str:
+        if not isinstance(k, slice):
+            return repr(k)
+        step = f":{k.step}" if k.step is not None else ""
+        return f"{'' if k.start is None else k.start}:{'' if k.stop is None else k.stop}{step}"
+
+    return ", ".join(one(k) for k in keys)
 
 
 def _row_major(crd: Sequence[int], shape: Shape) -> int:
@@ -212,18 +269,46 @@ def broadcast_to(value: Any, shape: Any) -> Vector:
     return Vector(_spread(value, target), value.dtype, target)
 
 
+def full(shape: Any, fill_value: Any, dtype: Any = None, *, loc: Any = None,
+         ip: Any = None) -> Vector:
+    """`cutlass.full(shape, fill_value, dtype=None)`: a vector of `shape` whose every element is
+    `fill_value` (of `dtype`, else the value's own type: a Python float is a Float32, an int an
+    Int32)."""
+    target = (shape,) if isinstance(shape, int) else tuple(shape)
+    if not all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in target):
+        raise trace_error("vector-shape", f"cutlass.full({shape!r}, ...)",
+                          "the shape is a static positive integer or a tuple of them")
+    if dtype is not None and not (isinstance(dtype, type) and issubclass(dtype, Numeric)):
+        raise trace_error("vector-dtype", f"cutlass.full(..., dtype={dtype!r})",
+                          "give the element type (cutlass.Float32, ...)")
+    if not isinstance(fill_value, (Numeric, bool, int, float)):
+        raise trace_error("vector-dtype", f"cutlass.full of a {type(fill_value).__name__}",
+                          "the fill value is a number")
+    value = as_numeric(fill_value)
+    element = dtype(value) if dtype is not None else value
+    return Vector([element] * math.prod(target), type(element), target)
+
+
 def outerproduct(a: Any, b: Any, acc: Any = None) -> Vector:
     """`cutlass.vector.outerproduct(a, b, acc=None)`: `m[i, j] = a[i] * b[j] (+ acc[i, j])` of
-    two 1-D vectors."""
+    two 1-D vectors of one element type; with `acc`, a float product and sum are fused (MLIR
+    lowers it to `vector.fma`: C++ `math::fma`)."""
     if not (isinstance(a, Vector) and isinstance(b, Vector) and len(a.shape) == 1
             and len(b.shape) == 1):
         raise trace_error("vector-shape", "outerproduct of operands that are not 1-D vectors",
                           "give two 1-D cutlass.Vector values")
-    product = [x * y for x in a.elements for y in b.elements]
-    out = _of(product, (a.shape[0], b.shape[0]))
-    if acc is not None:
-        if not isinstance(acc, Vector) or acc.shape != out.shape:
-            raise trace_error("vector-shape", "outerproduct(..., acc=...) of another shape",
-                              f"acc is a vector of shape {out.shape}")
-        out = out + acc
-    return out
+    shape = (a.shape[0], b.shape[0])
+    if acc is not None and (not isinstance(acc, Vector) or acc.shape != shape):
+        raise trace_error("vector-shape", "outerproduct(..., acc=...) of another shape",
+                          f"acc is a vector of shape {shape}")
+    if a.dtype is not b.dtype or (acc is not None and acc.dtype is not a.dtype):
+        raise trace_error("vector-dtype", "outerproduct of vectors of different element types",
+                          "a, b (and acc) have one element type")
+    if acc is None:
+        return _of([x * y for x in a.elements for y in b.elements], shape)
+    pairs = zip([x for x in a.elements for _ in b.elements],
+                [y for _ in a.elements for y in b.elements], acc.elements, strict=True)
+    if not a.dtype.is_float:
+        return _of([x * y + z for x, y, z in pairs], shape)
+    return _of([a.dtype.run_time(c.Call(c.Id("math::fma"), (x.expr(), y.expr(), z.expr())))
+                for x, y, z in pairs], shape)

@@ -72,13 +72,27 @@ __all__ = [
 
 
 class _NamePrefix:
-    """``fn.set_name_prefix(prefix)``: the DSL's host call naming generated kernels; bbx keeps
-    the prefix (its kernel names come from the Python names)."""
+    """``fn.set_name_prefix(name, *, remove_cutlass_symbol=False, keep_mangled_name=True)``:
+    the DSL's host call naming the symbols it generates for `fn` (also through a bound method,
+    `self.kernel.set_name_prefix(...)`). bbx checks the arguments as the DSL does and keeps
+    them; it has no effect on the code: bbx names generated functions after the Python names,
+    deterministically, and a kernel's symbol is not looked up by name."""
 
     name_prefix: str | None = None
 
-    def set_name_prefix(self, prefix: str) -> None:
-        self.name_prefix = str(prefix)
+    def set_name_prefix(self, name: str, *, remove_cutlass_symbol: bool = False,
+                        keep_mangled_name: bool = True) -> None:
+        if not isinstance(name, str):
+            raise TypeError(f"set_name_prefix name must be a string, but got "
+                            f"{type(name).__name__}")
+        for option, value in (("remove_cutlass_symbol", remove_cutlass_symbol),
+                              ("keep_mangled_name", keep_mangled_name)):
+            if not isinstance(value, bool):
+                raise TypeError(f"{option} must be a bool, but got {type(value).__name__}")
+        if not name and remove_cutlass_symbol and not keep_mangled_name:
+            raise ValueError("set_name_prefix requires a non-empty name when "
+                             "remove_cutlass_symbol is True and keep_mangled_name is False")
+        self.name_prefix = name
 
 
 class HostJitFunction(_NamePrefix, JitFunction):

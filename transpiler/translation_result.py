@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .analysis.meta import MetaMember
-from .cxx.keywords import CXX_KEYWORDS
 from .diagnostics import Diagnostic
 from .lowering.lowered import ParamSig
 
@@ -84,10 +83,10 @@ class TranslationResult:
 
 
 def module_namespace(file_name: str) -> str:
-    """The C++ namespace of a module's generated code (`bbx_gen::<namespace>`): its file stem
-    as an identifier (`long.py` -> `long_`, `2d.py` -> `m_2d`)."""
+    """The C++ namespace of a module's generated code (`bbx_gen::<namespace>`): `py_` and its
+    file stem as an identifier (`norms.py` -> `py_norms`, `2d.py` -> `py_2d`). The prefix keeps
+    a module named like a function of the header library (`make_layout.py`, `local_tile.py`)
+    from hiding that function in its own generated code, and every stem (`long`, `2d`) an
+    identifier."""
     stem = Path(file_name).stem
-    ident = re.sub(r"[^0-9A-Za-z_]", "_", stem)
-    if ident[:1].isdigit():
-        return "m_" + ident
-    return ident + "_" if ident in CXX_KEYWORDS else ident
+    return "py_" + re.sub(r"[^0-9A-Za-z_]", "_", stem)

@@ -99,7 +99,7 @@ def test_inspect_prints_a_table(amd_builds) -> None:
     proc = bbx("inspect", str(built.bundle))
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
-    assert lines[0] == "kernel bbx_gen::naive_add::naive_add_kernel"
+    assert lines[0] == "kernel bbx_gen::py_naive_add::naive_add_kernel"
     assert lines[1].split() == ["arch", "VGPR", "AGPR", "SGPR", "scratch", "LDS", "waves/SIMD"]
     assert lines[2].split()[0] == "gfx942" and lines[2].split()[-1] == "8"
     assert any(line.split()[0] == "global_store_dword" for line in lines[4:] if line.strip())

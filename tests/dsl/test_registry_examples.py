@@ -44,7 +44,7 @@ def _build_dir() -> Path:
         '#include "examples.hip"\n'
         f'#include "{COMMON}"\n'
         "using namespace bbx_inst;\n"
-        "template void bbx_gen::examples::launch_all<EmptyMeta, Mat, Mat, Mat>"
+        "template void bbx_gen::py_examples::launch_all<EmptyMeta, Mat, Mat, Mat>"
         "(Mat, Mat, Mat, bbx::Stream);\n"
     )
     return out

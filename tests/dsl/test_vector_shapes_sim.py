@@ -166,7 +166,7 @@ def test_rejected_vector_shapes_are_static_asserts(name: str, tmp_path: Path) ->
     unit.write_text(
         '#include "rejected.hip"\n'
         f'#include "{COMMON}"\n'
-        "template __global__ void bbx_gen::rejected::k<bbx_inst::EmptyMeta, "
+        "template __global__ void bbx_gen::py_rejected::k<bbx_inst::EmptyMeta, "
         "bbx::block_threads_t<bbx::Int<1>, bbx::Int<1>, bbx::Int<1>>, bbx_inst::Vec, int>"
         "(bbx_inst::Vec, int);\n"
     )

@@ -3,7 +3,7 @@
 #pragma once  // modules include the modules whose @cute.jit helpers they call
 #include <bbx/bbx.hpp>
 
-namespace bbx_gen::cross_entropy {
+namespace bbx_gen::py_cross_entropy {
 using namespace bbx;
 
 // cross_entropy.py:47  class CrossEntropy
@@ -207,4 +207,4 @@ void CrossEntropy_call(TensorLoss mLoss, TensorX mX, TensorLabel mLabel, Stream 
          typename Meta::self_reduction_bytes{}, stream, mLoss, mX, mLabel, tiled_copy);
 }
 
-}  // namespace bbx_gen::cross_entropy
+}  // namespace bbx_gen::py_cross_entropy

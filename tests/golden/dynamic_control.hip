@@ -3,7 +3,7 @@
 #pragma once  // modules include the modules whose @cute.jit helpers they call
 #include <bbx/bbx.hpp>
 
-namespace bbx_gen::dynamic_control {
+namespace bbx_gen::py_dynamic_control {
 using namespace bbx;
 
 // dynamic_control.py:18  def row_stats_kernel(mX, mOut, threshold, lo)
@@ -85,4 +85,4 @@ void row_stats(TensorX mX, TensorOut mOut, float threshold, float lo, Stream str
          /*smem=*/0, stream, mX, mOut, threshold, lo);
 }
 
-}  // namespace bbx_gen::dynamic_control
+}  // namespace bbx_gen::py_dynamic_control

@@ -3,7 +3,7 @@
 #pragma once  // modules include the modules whose @cute.jit helpers they call
 #include <bbx/bbx.hpp>
 
-namespace bbx_gen::elementwise_add {
+namespace bbx_gen::py_elementwise_add {
 using namespace bbx;
 
 // elementwise_add.py:15  def elementwise_add_kernel(gA, gB, gC, cC, shape, thr_layout, val_layout)
@@ -105,4 +105,4 @@ void elementwise_add(TensorA mA, TensorB mB, TensorC mC, CopyBits copy_bits, Str
          /*smem=*/0, stream, gA, gB, gC, cC, mC.shape(), thr_layout, val_layout);
 }
 
-}  // namespace bbx_gen::elementwise_add
+}  // namespace bbx_gen::py_elementwise_add

@@ -3,7 +3,7 @@
 #pragma once  // modules include the modules whose @cute.jit helpers they call
 #include <bbx/bbx.hpp>
 
-namespace bbx_gen::elementwise_apply {
+namespace bbx_gen::py_elementwise_apply {
 using namespace bbx;
 
 // elementwise_apply.py:16  def apply_kernel(op, gA, gB, gC, tv)
@@ -77,4 +77,4 @@ void multiply(TensorA mA, TensorB mB, TensorC mC, Stream stream) {
   elementwise_apply<Meta>(multiplies{}, mA, mB, mC, stream);
 }
 
-}  // namespace bbx_gen::elementwise_apply
+}  // namespace bbx_gen::py_elementwise_apply

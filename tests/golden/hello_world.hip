@@ -3,7 +3,7 @@
 #pragma once  // modules include the modules whose @cute.jit helpers they call
 #include <bbx/bbx.hpp>
 
-namespace bbx_gen::hello_world {
+namespace bbx_gen::py_hello_world {
 using namespace bbx;
 
 // hello_world.py:13  def hello_kernel()
@@ -31,4 +31,4 @@ void hello_world(int32_t num_blocks, Stream stream) {
          /*smem=*/0, stream);
 }
 
-}  // namespace bbx_gen::hello_world
+}  // namespace bbx_gen::py_hello_world

@@ -3,7 +3,7 @@
 #pragma once  // modules include the modules whose @cute.jit helpers they call
 #include <bbx/bbx.hpp>
 
-namespace bbx_gen::layernorm {
+namespace bbx_gen::py_layernorm {
 using namespace bbx;
 
 // layernorm.py:87  class LayerNorm
@@ -329,4 +329,4 @@ void LayerNorm_call(TensorY mY, TensorX mX, TensorW mW, TensorB mB, float eps, S
          typename Meta::self_reduction_bytes{} + cached_tiles * tile_bytes, stream, mY, mX, mW, mB, eps, tiled_copy);
 }
 
-}  // namespace bbx_gen::layernorm
+}  // namespace bbx_gen::py_layernorm

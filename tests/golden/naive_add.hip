@@ -3,7 +3,7 @@
 #pragma once  // modules include the modules whose @cute.jit helpers they call
 #include <bbx/bbx.hpp>
 
-namespace bbx_gen::naive_add {
+namespace bbx_gen::py_naive_add {
 using namespace bbx;
 
 // naive_add.py:13  def naive_add_kernel(gA, gB, gC)
@@ -44,4 +44,4 @@ void naive_add(TensorA mA, TensorB mB, TensorC mC, Stream stream) {
          /*smem=*/0, stream, mA, mB, mC);
 }
 
-}  // namespace bbx_gen::naive_add
+}  // namespace bbx_gen::py_naive_add

@@ -3,7 +3,7 @@
 #pragma once  // modules include the modules whose @cute.jit helpers they call
 #include <bbx/bbx.hpp>
 
-namespace bbx_gen::rmsnorm {
+namespace bbx_gen::py_rmsnorm {
 using namespace bbx;
 
 // rmsnorm.py:69  class RMSNorm
@@ -253,4 +253,4 @@ void RMSNorm_call(TensorY mY, TensorX mX, TensorW mW, float eps, Stream stream) 
          typename Meta::self_reduction_bytes{} + cached_tiles * tile_bytes, stream, mY, mX, mW, eps, tiled_copy);
 }
 
-}  // namespace bbx_gen::rmsnorm
+}  // namespace bbx_gen::py_rmsnorm

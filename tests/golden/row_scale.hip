@@ -3,7 +3,7 @@
 #pragma once  // modules include the modules whose @cute.jit helpers they call
 #include <bbx/bbx.hpp>
 
-namespace bbx_gen::row_scale {
+namespace bbx_gen::py_row_scale {
 using namespace bbx;
 
 // row_scale.py:16  class RowScale
@@ -89,4 +89,4 @@ void RowScale_call(TensorY mY, TensorX mX, float scale, Stream stream) {
          /*smem=*/0, stream, mY, mX, tiled_copy, scale);
 }
 
-}  // namespace bbx_gen::row_scale
+}  // namespace bbx_gen::py_row_scale

@@ -3,7 +3,7 @@
 #pragma once  // modules include the modules whose @cute.jit helpers they call
 #include <bbx/bbx.hpp>
 
-namespace bbx_gen::softmax {
+namespace bbx_gen::py_softmax {
 using namespace bbx;
 
 // softmax.py:77  class Softmax
@@ -363,4 +363,4 @@ void Softmax_call(TensorY mY, TensorX mX, Stream stream) {
          typename Meta::self_reduction_bytes{} + cached_tiles * tile_bytes, stream, mY, mX, tiled_copy);
 }
 
-}  // namespace bbx_gen::softmax
+}  // namespace bbx_gen::py_softmax

@@ -3,7 +3,7 @@
 #pragma once  // modules include the modules whose @cute.jit helpers they call
 #include <bbx/bbx.hpp>
 
-namespace bbx_gen::specialize {
+namespace bbx_gen::py_specialize {
 using namespace bbx;
 
 // specialize.py:24  def activation(x, mode)
@@ -91,4 +91,4 @@ void specialize(TensorX mX, TensorY mY, float bias, Mode mode, Passes passes, St
          /*smem=*/0, stream, gX, gY, mode, passes, bias);
 }
 
-}  // namespace bbx_gen::specialize
+}  // namespace bbx_gen::py_specialize

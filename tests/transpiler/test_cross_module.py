@@ -86,8 +86,8 @@ def test_imported_helpers_are_qualified_calls(tmp_path: Path) -> None:
     assert result.ok, result.render_diagnostics()
     assert result.text is not None
     assert '#include <bbx/bbx.hpp>\n#include "helpers.hip"\n' in result.text
-    assert "auto s = bbx_gen::helpers::warp_sum<Meta>(gX(bidx, tidx), Stream{});" in result.text
-    assert "gY(bidx) = bbx_gen::helpers::scaled<Meta>(s, 2.0f, Stream{});" in result.text
+    assert "auto s = bbx_gen::py_helpers::warp_sum<Meta>(gX(bidx, tidx), Stream{});" in result.text
+    assert "gY(bidx) = bbx_gen::py_helpers::scaled<Meta>(s, 2.0f, Stream{});" in result.text
     assert result.dependencies == [pkg / "helpers.py"]
     helpers = translate_file(pkg / "helpers.py")
     assert helpers.ok and helpers.dependencies == []
@@ -105,7 +105,7 @@ def test_translated_pair_compiles_for_cpu(tmp_path: Path) -> None:
         '#include "kernel.hip"\n'
         f'#include "{GOLDEN / "instantiate" / "common.hpp"}"\n\n'
         "using namespace bbx_inst;\n"
-        "template void bbx_gen::kernel::row_sum<EmptyMeta, Mat, Vec>(Mat, Vec, bbx::Stream);\n"
+        "template void bbx_gen::py_kernel::row_sum<EmptyMeta, Mat, Vec>(Mat, Vec, bbx::Stream);\n"
     )
     try:
         cmd = toolchain.host_command(

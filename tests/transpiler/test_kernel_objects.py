@@ -143,7 +143,7 @@ def test_object_of_a_class_imported_through_sys_path(tmp_path: Path) -> None:
     assert result.ok, result.render_diagnostics()
     text = result.text or ""
     assert '#include "axpy_op.hip"' in text
-    assert ("bbx_gen::axpy_op::Axpy_call<typename Meta::Axpy_x_element_type_neg_1p5_4_16>"
+    assert ("bbx_gen::py_axpy_op::Axpy_call<typename Meta::Axpy_x_element_type_neg_1p5_4_16>"
             "(x, y, out, stream);") in text
     assert result.dependencies == [lib / "axpy_op.py"]
     run_driver_on_simulator(tmp_path, {}, CROSS_MODULE_DRIVER, python_path=apps)

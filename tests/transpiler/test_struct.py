@@ -111,7 +111,7 @@ def test_layout_matches_the_dsl_rules(tmp_path: Path) -> None:
     main = tmp_path / "main.cpp"
     main.write_text(
         "#include <cstddef>\n#include <cstdio>\n#include \"structs.hip\"\n"
-        "using namespace bbx_gen::structs;\nint main() {\n  "
+        "using namespace bbx_gen::py_structs;\nint main() {\n  "
         + "\n  ".join(prints)
         + "\n}\n"
     )

@@ -2,7 +2,7 @@
 
 A call `f(...)` after `from .helpers import f`, or `helpers.f(...)` after `from . import helpers`
 (or an absolute import that names a `.py` file beside the module or inside its package), is a
-call into the helper's own generated module: `bbx_gen::helpers::f<Meta>(...)`. The helper's
+call into the helper's own generated module: `bbx_gen::py_helpers::f<Meta>(...)`. The helper's
 module is found on disk relative to the translated module and translated on its own (nothing is
 imported); the translated module then `#include`s its `.hip`, which the build places beside it.
 

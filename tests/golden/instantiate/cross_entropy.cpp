@@ -18,5 +18,5 @@ struct CrossEntropyMeta {
   using self_reduction_bytes = bbx::Int<64>;
   using self_threads = bbx::Int<256>;
 };
-template void bbx_gen::cross_entropy::CrossEntropy_call<CrossEntropyMeta, Vec, Mat, Labels>(
+template void bbx_gen::py_cross_entropy::CrossEntropy_call<CrossEntropyMeta, Vec, Mat, Labels>(
     Vec, Mat, Labels, bbx::Stream);

@@ -2,4 +2,4 @@
 #include "common.hpp"
 
 using namespace bbx_inst;
-template void bbx_gen::dynamic_control::row_stats<EmptyMeta, Mat, Mat>(Mat, Mat, float, float, bbx::Stream);
+template void bbx_gen::py_dynamic_control::row_stats<EmptyMeta, Mat, Mat>(Mat, Mat, float, float, bbx::Stream);

@@ -2,5 +2,5 @@
 #include "common.hpp"
 
 using namespace bbx_inst;
-template void bbx_gen::elementwise_add::elementwise_add<EmptyMeta, Mat, Mat, Mat, bbx::Int<128>>(
+template void bbx_gen::py_elementwise_add::elementwise_add<EmptyMeta, Mat, Mat, Mat, bbx::Int<128>>(
     Mat, Mat, Mat, bbx::Int<128>, bbx::Stream);

@@ -2,4 +2,4 @@
 #include "common.hpp"
 
 using namespace bbx_inst;
-template void bbx_gen::hello_world::hello_world<EmptyMeta>(int32_t, bbx::Stream);
+template void bbx_gen::py_hello_world::hello_world<EmptyMeta>(int32_t, bbx::Stream);

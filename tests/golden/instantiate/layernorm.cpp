@@ -43,7 +43,7 @@ struct LayerNormPaddedMeta {
   using self_reduction_bytes = bbx::Int<32>;
   using self_threads = bbx::Int<128>;
 };
-template void bbx_gen::layernorm::LayerNorm_call<LayerNormMeta, Mat, Mat, Mat, Mat>(
+template void bbx_gen::py_layernorm::LayerNorm_call<LayerNormMeta, Mat, Mat, Mat, Mat>(
     Mat, Mat, Mat, Mat, float, bbx::Stream);
-template void bbx_gen::layernorm::LayerNorm_call<LayerNormPaddedMeta, Mat, Mat, Mat, Mat>(
+template void bbx_gen::py_layernorm::LayerNorm_call<LayerNormPaddedMeta, Mat, Mat, Mat, Mat>(
     Mat, Mat, Mat, Mat, float, bbx::Stream);

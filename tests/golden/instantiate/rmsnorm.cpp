@@ -19,5 +19,5 @@ struct RMSNormMeta {
   using self_reduction_bytes = bbx::Int<32>;
   using self_threads = bbx::Int<256>;
 };
-template void bbx_gen::rmsnorm::RMSNorm_call<RMSNormMeta, MatBf16, MatBf16, MatBf16>(
+template void bbx_gen::py_rmsnorm::RMSNorm_call<RMSNormMeta, MatBf16, MatBf16, MatBf16>(
     MatBf16, MatBf16, MatBf16, float, bbx::Stream);

@@ -9,4 +9,4 @@ struct RowScaleMeta {
   using self_threads = bbx::Int<32>;
   using self_vec = bbx::Int<8>;
 };
-template void bbx_gen::row_scale::RowScale_call<RowScaleMeta, Mat, Mat>(Mat, Mat, float, bbx::Stream);
+template void bbx_gen::py_row_scale::RowScale_call<RowScaleMeta, Mat, Mat>(Mat, Mat, float, bbx::Stream);

@@ -25,5 +25,5 @@ struct SoftmaxOnlineMeta {
 struct SoftmaxTwoPassMeta : SoftmaxOnlineMeta {
   static constexpr bool self_online = false;
 };
-template void bbx_gen::softmax::Softmax_call<SoftmaxOnlineMeta, MatBf16, MatBf16>(MatBf16, MatBf16, bbx::Stream);
-template void bbx_gen::softmax::Softmax_call<SoftmaxTwoPassMeta, Mat, Mat>(Mat, Mat, bbx::Stream);
+template void bbx_gen::py_softmax::Softmax_call<SoftmaxOnlineMeta, MatBf16, MatBf16>(MatBf16, MatBf16, bbx::Stream);
+template void bbx_gen::py_softmax::Softmax_call<SoftmaxTwoPassMeta, Mat, Mat>(Mat, Mat, bbx::Stream);

@@ -11,5 +11,5 @@ struct SpecializeMeta {
   static constexpr bool mode_eq_identity = false;
 };
 struct Relu {};
-template void bbx_gen::specialize::specialize<SpecializeMeta, Vec, Vec, Relu, bbx::Int<2>>(
+template void bbx_gen::py_specialize::specialize<SpecializeMeta, Vec, Vec, Relu, bbx::Int<2>>(
     Vec, Vec, float, Relu, bbx::Int<2>, bbx::Stream);

@@ -3,7 +3,7 @@
 #pragma once  // modules include the modules whose @cute.jit helpers they call
 #include <bbx/bbx.hpp>
 
-namespace bbx_gen::cross_entropy {
+namespace bbx_gen::py_cross_entropy {
 using namespace bbx;
 
 // cross_entropy.py:164  def kernel(
@@ -252,4 +252,4 @@ void call(T0 mLoss, T1 mX, T2 mLabel, Stream stream) {
          32, stream, mLoss.data(), get<0>(mLoss.shape()), mX.data(), tmp, mLabel.data(), get<0>(mLabel.shape()));
 }
 
-}  // namespace bbx_gen::cross_entropy
+}  // namespace bbx_gen::py_cross_entropy

@@ -3,7 +3,7 @@
 #pragma once  // modules include the modules whose @cute.jit helpers they call
 #include <bbx/bbx.hpp>
 
-namespace bbx_gen::dynamic_control {
+namespace bbx_gen::py_dynamic_control {
 using namespace bbx;
 
 // dynamic_control.py:18  def row_stats_kernel(
@@ -716,4 +716,4 @@ void row_stats(T0 mX, T1 mOut, T2 threshold, T3 lo, Stream stream) {
          0, stream, mX.data(), mOut.data(), threshold, lo);
 }
 
-}  // namespace bbx_gen::dynamic_control
+}  // namespace bbx_gen::py_dynamic_control

@@ -3,7 +3,7 @@
 #pragma once  // modules include the modules whose @cute.jit helpers they call
 #include <bbx/bbx.hpp>
 
-namespace bbx_gen::elementwise_add {
+namespace bbx_gen::py_elementwise_add {
 using namespace bbx;
 
 // elementwise_add.py:15  def elementwise_add_kernel(
@@ -107,4 +107,4 @@ void elementwise_add(T0 mA, T1 mB, T2 mC, Stream stream) {
          0, stream, mA.data(), (get<0>(mA.shape()) + 16 - 1) / 16, (get<1>(mA.shape()) + 128 - 1) / 128, tmp_2, 16 * get<0>(mA.stride()), mB.data(), (get<0>(mB.shape()) + 16 - 1) / 16, (get<1>(mB.shape()) + 128 - 1) / 128, tmp_3, 16 * get<0>(mB.stride()), mC.data(), tmp_4, tmp_5, tmp_6, 16 * get<0>(mC.stride()), tmp, tmp_1, (tmp + 16 - 1) / 16, (tmp_1 + 128 - 1) / 128, tmp, tmp_1);
 }
 
-}  // namespace bbx_gen::elementwise_add
+}  // namespace bbx_gen::py_elementwise_add

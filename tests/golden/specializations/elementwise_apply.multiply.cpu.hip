@@ -3,7 +3,7 @@
 #pragma once  // modules include the modules whose @cute.jit helpers they call
 #include <bbx/bbx.hpp>
 
-namespace bbx_gen::elementwise_apply {
+namespace bbx_gen::py_elementwise_apply {
 using namespace bbx;
 
 // elementwise_apply.py:16  def apply_kernel(
@@ -54,4 +54,4 @@ void multiply(T0 mA, T1 mB, T2 mC, Stream stream) {
          0, stream, mA.data(), mB.data(), mC.data());
 }
 
-}  // namespace bbx_gen::elementwise_apply
+}  // namespace bbx_gen::py_elementwise_apply

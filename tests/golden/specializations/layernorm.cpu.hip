@@ -3,7 +3,7 @@
 #pragma once  // modules include the modules whose @cute.jit helpers they call
 #include <bbx/bbx.hpp>
 
-namespace bbx_gen::layernorm {
+namespace bbx_gen::py_layernorm {
 using namespace bbx;
 
 // layernorm.py:250  def kernel(
@@ -383,4 +383,4 @@ void call(T0 mY, T1 mX, T2 mW, T3 mB, T4 eps, Stream stream) {
          32, stream, mY.data(), get<0>(mY.shape()), mX.data(), tmp, mW.data(), mB.data(), eps);
 }
 
-}  // namespace bbx_gen::layernorm
+}  // namespace bbx_gen::py_layernorm

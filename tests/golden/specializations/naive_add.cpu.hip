@@ -3,7 +3,7 @@
 #pragma once  // modules include the modules whose @cute.jit helpers they call
 #include <bbx/bbx.hpp>
 
-namespace bbx_gen::naive_add {
+namespace bbx_gen::py_naive_add {
 using namespace bbx;
 
 // naive_add.py:13  def naive_add_kernel(gA: cute.Tensor, gB: cute.Tensor, gC: cute.Tensor):
@@ -39,4 +39,4 @@ void naive_add(T0 mA, T1 mB, T2 mC, Stream stream) {
          0, stream, mA.data(), mB.data(), mC.data());
 }
 
-}  // namespace bbx_gen::naive_add
+}  // namespace bbx_gen::py_naive_add

@@ -3,7 +3,7 @@
 #pragma once  // modules include the modules whose @cute.jit helpers they call
 #include <bbx/bbx.hpp>
 
-namespace bbx_gen::rmsnorm {
+namespace bbx_gen::py_rmsnorm {
 using namespace bbx;
 
 // rmsnorm.py:195  def kernel(
@@ -212,4 +212,4 @@ void call(T0 mY, T1 mX, T2 mW, T3 eps, Stream stream) {
          16, stream, mY.data(), get<0>(mY.shape()), mX.data(), tmp, mW.data(), eps);
 }
 
-}  // namespace bbx_gen::rmsnorm
+}  // namespace bbx_gen::py_rmsnorm

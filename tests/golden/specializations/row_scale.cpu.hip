@@ -3,7 +3,7 @@
 #pragma once  // modules include the modules whose @cute.jit helpers they call
 #include <bbx/bbx.hpp>
 
-namespace bbx_gen::row_scale {
+namespace bbx_gen::py_row_scale {
 using namespace bbx;
 
 // row_scale.py:41  def kernel(
@@ -82,4 +82,4 @@ void call(T0 mY, T1 mX, T2 scale, Stream stream) {
          0, stream, mY.data(), mX.data(), scale);
 }
 
-}  // namespace bbx_gen::row_scale
+}  // namespace bbx_gen::py_row_scale

@@ -3,7 +3,7 @@
 #pragma once  // modules include the modules whose @cute.jit helpers they call
 #include <bbx/bbx.hpp>
 
-namespace bbx_gen::softmax {
+namespace bbx_gen::py_softmax {
 using namespace bbx;
 
 // softmax.py:237  def kernel(self, mY: cute.Tensor, mX: cute.Tensor, tiled_copy: cute.TiledCopy):
@@ -203,4 +203,4 @@ void call(T0 mY, T1 mX, Stream stream) {
          32, stream, mY.data(), get<0>(mY.shape()), mX.data(), tmp);
 }
 
-}  // namespace bbx_gen::softmax
+}  // namespace bbx_gen::py_softmax

@@ -3,7 +3,7 @@
 #pragma once  // modules include the modules whose @cute.jit helpers they call
 #include <bbx/bbx.hpp>
 
-namespace bbx_gen::specialize {
+namespace bbx_gen::py_specialize {
 using namespace bbx;
 
 // specialize.py:36  def specialize_kernel(
@@ -52,4 +52,4 @@ void specialize(T0 mX, T1 mY, T2 bias, Stream stream) {
          0, stream, mX.data(), mY.data(), bias);
 }
 
-}  // namespace bbx_gen::specialize
+}  // namespace bbx_gen::py_specialize

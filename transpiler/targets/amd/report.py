@@ -3,7 +3,7 @@
 JSON (``bbx inspect --json``; keys sorted, kernels in code-object order)::
 
     {"kernels": [{
-        "name": "bbx_gen::naive_add::naive_add_kernel",  # demangled, template arguments elided
+        "name": "bbx_gen::py_naive_add::naive_add_kernel",  # demangled, template arguments elided
         "symbol": "_ZN7bbx_gen9naive_add...",            # the mangled kernel symbol
         "arch": "gfx942",
         "vgpr": 6,             # architectural VGPRs per lane (vgpr_total - agpr)

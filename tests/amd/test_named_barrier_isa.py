@@ -8,19 +8,12 @@ clang++-22 / llvm-objdump-22."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
-import pytest
-
-from bbx.targets.amd import loops
+from tests.amd.bundle_isa import largest_kernel, skip_without_amd_tools
 from tests.trace.named_barrier_kernels import FULL_BLOCK, HALVES, PRODUCER_CONSUMER, THREADS, script
 
-ROOT = Path(__file__).resolve().parents[2]
 X = f"i32[{THREADS}]:stride(1)@16"
 OUT = f"i32[{THREADS},2]:stride(2,1)@16"
 #: what the LDS named barrier (platform/amd/named_barrier_hooks.hpp) is made of
@@ -30,8 +23,7 @@ LDS_BARRIER = ("ds_cmpst_rtn_b64", "v_readlane_b32", "s_sleep")
 def _kernel_mix(tmp_path: Path, body: str, run_time_block: bool = False) -> Counter[str]:
     """The instructions of the kernel that runs `body`, built for gfx942 by staged execution;
     with `run_time_block`, launched with a block extent that `host` takes as an Int32."""
-    if shutil.which("clang++-22") is None or shutil.which("llvm-objdump-22") is None:
-        pytest.skip("clang++-22 / llvm-objdump-22 not installed")
+    skip_without_amd_tools()
     text = script(body, [0] * THREADS, 1)
     args = [X, OUT]
     if run_time_block:
@@ -43,18 +35,8 @@ def _kernel_mix(tmp_path: Path, body: str, run_time_block: bool = False) -> Coun
         args.append("i32")
     source = tmp_path / "kernels.py"
     source.write_text(text)
-    out = tmp_path / "gfx942"
-    cmd = [sys.executable, "-m", "bbx.cli", "build", f"{source}:host", "--target", "gfx942",
-           "-o", str(out), *(x for spec in args for x in ("--arg", spec))]
-    env = {**os.environ, "BBX_STAGED": "1", "BBX_TRACEBACK": "",
-           "BBX_CACHE_DIR": str(tmp_path / "cache")}
-    built = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=900,
-                           check=False)
-    assert built.returncode == 0, (built.stdout + built.stderr)[-4000:]
-    hsaco = next(out.glob("*.hsaco"))
-    listing = subprocess.run(["llvm-objdump-22", "-d", str(hsaco)], capture_output=True,
-                             text=True, check=True).stdout
-    code = max(loops.instructions_by_symbol(listing).values(), key=len)
+    code = largest_kernel(f"{source}:host", tmp_path / "gfx942", args=args,
+                          env={"BBX_CACHE_DIR": str(tmp_path / "cache")})
     return Counter(i.mnemonic for i in code)
 
 

@@ -18,15 +18,13 @@ Skipped without clang++-22 / llvm-objdump-22 or without the corpus."""
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from bbx.targets.amd import loops
+from tests.amd.bundle_isa import largest_kernel
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = Path(os.environ.get("BBX_CUTLASS_CORPUS", ROOT.parent / "shared" / "corpus" / "cutlass"))
@@ -45,25 +43,13 @@ LDS_READ_16 = ("ds_read_u16", "ds_read_i16", "ds_read_u16_d16", "ds_read_u16_d16
 @pytest.fixture(scope="module")
 def fa2_gfx942(tmp_path_factory: pytest.TempPathFactory) -> list[loops.Instruction]:
     """The attention kernel's instructions (the module's largest symbol)."""
-    if shutil.which("clang++-22") is None or shutil.which("llvm-objdump-22") is None:
-        pytest.skip("clang++-22 / llvm-objdump-22 not installed")
     if not SCRIPT.is_file():
         pytest.skip(f"no {SCRIPT}")
-    out = tmp_path_factory.mktemp("fa2-exact") / "gfx942"
     init = [f"head_dim={HEAD_DIM}", f"m_block_size={M_BLOCK}", f"n_block_size={N_BLOCK}",
             f"num_threads={THREADS}", "is_causal=False"]
-    cmd = [sys.executable, "-m", "bbx.cli", "build",
-           f"{SCRIPT}:FlashAttentionForwardAmpere.__call__", "--target", "gfx942", "-o", str(out)]
-    cmd += [x for value in init for x in ("--init", value)]
-    cmd += [x for spec in [QKVO] * 4 + ["f32"] for x in ("--arg", spec)]
-    env = {**os.environ, "BBX_STAGED": "1", "BBX_TRACEBACK": ""}
-    built = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=900,
-                           check=False)
-    assert built.returncode == 0, (built.stdout + built.stderr)[-4000:]
-    hsaco = next(out.glob("*.hsaco"))
-    listing = subprocess.run(["llvm-objdump-22", "-d", str(hsaco)], capture_output=True,
-                             text=True, check=True).stdout
-    return max(loops.instructions_by_symbol(listing).values(), key=len)
+    return largest_kernel(f"{SCRIPT}:FlashAttentionForwardAmpere.__call__",
+                          tmp_path_factory.mktemp("fa2-exact") / "gfx942",
+                          init=init, args=[QKVO] * 4 + ["f32"])
 
 
 def _hot_loop(code: list[loops.Instruction]) -> Counter[str]:

@@ -12,6 +12,7 @@
 #   QUACK_K   pytest -k for every file (default: "not True", eager; torch.compile runs in one
 #             extra process on the smallest shape)
 #   QUACK_LARGE=1  keep the cluster-sized shapes
+#   QUACK_TIMEOUT  seconds each pytest run may take (default 560)
 # Each file's log lists every test with its outcome (pytest -v), so a run cut off by the call's
 # limit still says how far it got.
 # Expects .whl/*.whl (baybridge and its deps, cp312) and .whl/quack/*.whl (quack-kernels,
@@ -35,7 +36,7 @@ fi
 
 run() {  # name, file, pytest -k
   local name=$1 file=$2 k=$3
-  (cd "$run_dir" && BBX_CACHE_DIR="/tmp/bbx-cache-$name" timeout 560 python3 -m bbx.cli run \
+  (cd "$run_dir" && BBX_CACHE_DIR="/tmp/bbx-cache-$name" timeout "${QUACK_TIMEOUT:-560}" python3 -m bbx.cli run \
      run_pytest.py -p no:cacheprovider -v -rfE "tests/$file" -k "$k" > "$out/quack_$name.txt" 2>&1)
   echo "$name: $(grep -E '[0-9]+ (passed|failed)' "$out/quack_$name.txt" | tail -1)"
 }

@@ -143,13 +143,23 @@ def _tensor_extents(value: Any) -> tuple[tuple[int, ...], tuple[int, ...]] | Non
     return tuple(int(d) for d in shape), tuple(int(s) for s in stride())
 
 
-def _check_tensor(param: Tensor, value: Any, index: int, call: _Call) -> None:
-    """The DSL's checks of a tensor argument: its rank, then each extent and stride against
-    the param's (static ints, or `Var`s shared between params). What they do not cover (the
-    dtype, the alignment) the compiled function refuses with its own message."""
+def _check_tensor(param: Tensor, value: Any, index: int, call: _Call,
+                  device_type: str | None) -> None:
+    """The DSL's checks of a tensor argument: its device (where the param names one and the
+    target runs on a device of its own: `device_type`, torch's name for it), its rank, then
+    each extent and stride against the param's (static ints, or `Var`s shared between params).
+    What they do not cover (the dtype, the alignment) the compiled function refuses with its
+    own message."""
     extents = _tensor_extents(value)
     if extents is None:
         return
+    tensor = getattr(value, "bbx_torch_tensor", value)
+    actual = getattr(getattr(tensor, "device", None), "type", None)
+    if param.device_type is not None and device_type not in (None, "cpu") and (
+            actual is not None and actual != device_type):
+        raise ValueError(f"Mismatched Tensor on argument #{index} when calling: "
+                         f"`{call.signature}`, expected device_type={param.device_type}, "
+                         f"got {actual}")
     if len(extents[0]) != len(param.shape):
         raise ValueError(f"Mismatched Tensor on argument #{index} when calling: "
                          f"`{call.signature}`, expected ndim={len(param.shape)}")
@@ -165,6 +175,10 @@ class TvmFfiFunction:
     def __init__(self, compiled: Any, params: Sequence[Param]) -> None:
         self.compiled, self.params = compiled, list(params)
         self._passed = [p for p in self.params if not isinstance(p, EnvStream)]
+        target = getattr(getattr(compiled, "launcher", None), "target", None)
+        #: torch's device type of the target's tensors (None where unknown; "cpu": the
+        #: simulator, whose CUDA stand-in's tensors are CPU tensors)
+        self._device_type: str | None = getattr(target, "torch_device_type", None)
 
     def __call__(self, *args: Any) -> Any:
         if len(args) != len(self._passed):
@@ -194,7 +208,7 @@ class TvmFfiFunction:
                 self._pass_fixed(values, param.name, param.value)
                 continue
             if isinstance(param, Tensor):
-                _check_tensor(param, value, position[param.name], call)
+                _check_tensor(param, value, position[param.name], call, self._device_type)
             values[param.name] = value
         return self.compiled(**values)
 

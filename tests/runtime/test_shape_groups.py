@@ -3,7 +3,6 @@ the groups the launcher checks for shape agreement on every call (issue 33)."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any
 
 from bbx.runtime.argspec import parse
@@ -38,10 +37,8 @@ def add(mA, mB, mC, mD):
 
 
 def groups(source: str, class_name: str | None, name: str, params: list[str]) -> Any:
-    translation = SimpleNamespace(source=source, path="/x/m.py")
-    info = SimpleNamespace(class_name=class_name, python_name=name)
     specs = {p: parse("f32[?,?]") for p in params}
-    found = infer_shape_groups(translation, info, specs)  # type: ignore[arg-type]
+    found = infer_shape_groups(source, "/x/m.py", class_name, name, specs)
     return [(g.params, g.why) for g in found]
 
 

@@ -167,6 +167,17 @@ def resolve_jit(module: Any, info: FunctionInfo, name: str,
     return inspect.getattr_static(cls, info.python_name), obj
 
 
+def _jit_names(module: Any) -> list[str]:
+    """The module's own @cute.jit functions and classes with a @cute.jit `__call__`: the names
+    `bbx build FILE.py:NAME` takes without a method."""
+    return sorted(
+        attr for attr, value in vars(module).items()
+        if getattr(value, "__module__", None) == module.__name__ and (
+            isinstance(value, jit.JitFunction) or (
+                isinstance(value, type)
+                and isinstance(vars(value).get("__call__"), jit.JitFunction))))
+
+
 def _resolve_by_name(module: Any, name: str, init: dict[str, Any], label: str,
                      command: str) -> tuple[jit.JitFunction, Any]:
     """(the jit function, the object or None) that NAME names in `module`: a function, a class
@@ -176,7 +187,9 @@ def _resolve_by_name(module: Any, name: str, init: dict[str, Any], label: str,
         method = "__call__"
     found = getattr(module, owner or name, None)
     if found is None:
-        raise BuildInputError(f"{command}: {label}: the module has no {owner or name!r}")
+        raise BuildInputError(f"{command}: {label}: {Path(module.__file__ or label).name} has "
+                              f"no @cute.jit function or class {owner or name!r} (it has: "
+                              f"{', '.join(_jit_names(module)) or 'none'})")
     if not owner and not isinstance(found, type):
         if init:
             raise BuildInputError(f"{command}: --init is for a class; {name} is a function")

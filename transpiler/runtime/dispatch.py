@@ -169,7 +169,8 @@ class Dispatcher:
         generated = {hip_name: translation.text, **dependency_texts(translation)}
         _emit(generated)
         return UnitSource(unit, generated, label, arguments, specs, call.sequences,
-                          lambda: infer_shape_groups(translation, info, specs))
+                          lambda: infer_shape_groups(translation.source, translation.path,
+                                                     info.class_name, info.python_name, specs))
 
     def _staged_source(self, fn: jit.JitFunction, bound_self: Any, specs: dict[str, ArgSpec],
                        target: Backend) -> UnitSource:
@@ -188,7 +189,8 @@ class Dispatcher:
         generated = {hip_name: module.text}
         _emit({f"{Path(fn.source_file).stem}.{fn.__qualname__}.{module.sha256[:8]}.hip":
                module.text})
-        return UnitSource(unit, generated, label, arguments, flat, sequences, None)
+        return UnitSource(unit, generated, label, arguments, flat, sequences,
+                          lambda: _staged_shape_groups(fn, specs))
 
     def _build(self, unit: Unit, generated: dict[str, str], target: Backend, label: str,
                arguments: str) -> int:
@@ -225,6 +227,20 @@ class Dispatcher:
         except DeviceUnavailable as exc:
             raise DeviceUnavailable(f"bbx: {label} cannot run on target {target.name} here: "
                                     f"{exc}", target) from None
+
+
+def _staged_shape_groups(fn: jit.JitFunction, specs: dict[str, ArgSpec]
+                         ) -> tuple[ShapeGroup, ...]:
+    """The shape groups of a staged specialization, read from its module's source as the
+    translated path reads them (a function nested in another has none)."""
+    *owner, name = fn.__qualname__.split(".")
+    if "<locals>" in owner or len(owner) > 1:
+        return ()
+    try:
+        source = Path(fn.source_file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ()
+    return infer_shape_groups(source, fn.source_file, owner[0] if owner else None, name, specs)
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
-"""Which tensor arguments a specialization's kernels index with one shape (for BBX_CHECK_ARGS=1,
-see checks.py).
+"""Which tensor arguments a specialization's kernels index with one shape (checked before every
+launch unless BBX_CHECK_ARGS=0, see checks.py).
 
 The rule, read from the Python source of the @cute.jit function and of the kernels it launches:
 tensor parameters that are partitioned with one tiler — `cute.zipped_divide`,
@@ -23,7 +23,6 @@ from collections import defaultdict
 from functools import lru_cache
 from pathlib import Path
 
-from ..translate import FunctionInfo, TranslationResult
 from .argspec import ArgSpec, TensorSpec
 from .checks import ShapeGroup
 
@@ -124,22 +123,24 @@ def _parameters(function: ast.FunctionDef, method: bool) -> list[str]:
     return names[1:] if method and names else names
 
 
-def infer_shape_groups(translation: TranslationResult, info: FunctionInfo,
+def infer_shape_groups(source: str, path: str, class_name: str | None, function_name: str,
                        specs: dict[str, ArgSpec]) -> tuple[ShapeGroup, ...]:
-    """The shape groups of one specialization of `info` (see the module docstring)."""
-    tree = _parse(translation.source)
+    """The shape groups of one specialization of the jit function `function_name` (a method of
+    `class_name`, or of the module) of the module `source` at `path` (see the module
+    docstring). Both paths read them so: the translator's and staged execution."""
+    tree = _parse(source)
     if tree is None:
         return ()
     functions = _functions(tree)
-    host = functions.get((info.class_name, info.python_name))
+    host = functions.get((class_name, function_name))
     if host is None:
         return ()
     tensors = {n for n, s in specs.items() if isinstance(s, TensorSpec)}
-    file = Path(translation.path).name
+    file = Path(path).name
     collected: dict[str, set[str]] = _tilings(host, {n: n for n in tensors})
     where = {key: f"{file}:{host.lineno}" for key in collected}
     for call, owner, kernel_name in _launched_kernels(host):
-        kernel = functions.get((info.class_name if owner == "self" else None, kernel_name))
+        kernel = functions.get((class_name if owner == "self" else None, kernel_name))
         if kernel is None:
             continue
         params = _parameters(kernel, method=owner == "self")

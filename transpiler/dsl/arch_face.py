@@ -19,7 +19,14 @@ from ..trace.errors import trace_error
 from ..trace.kernel_scope import current_kernel
 from ..trace.scalar import Float32, Numeric
 from .arch import REDUX_KINDS, SCOPE, SEM
-from .face_values import bind_pair, computed_here, memory_address, number, static_value
+from .face_values import (
+    bind_pair,
+    computed_here,
+    flag,
+    memory_address,
+    number,
+    static_value,
+)
 from .lane_functions import renamed_lane_function
 
 #: the memory orders each operation takes (the DSL's `Literal` types, 4.8.1)
@@ -37,16 +44,6 @@ def _choice(value: Any, param: str, choices: Mapping[str, str], name: str) -> st
         raise trace_error("bad-arguments", f"{name}: {param}= must be one of {listed}",
                           f"got {value!r}; the choice is made when the code is traced")
     return choices[key]
-
-
-def _flag(value: Any, param: str, name: str) -> bool:
-    value = static_value(value)
-    if value is None:
-        return False
-    if not isinstance(value, bool):
-        raise trace_error("bad-arguments", f"{name}: {param}= must be True or False",
-                          "the choice is made when the code is traced")
-    return value
 
 
 def _ordering(sem: Any, scope: Any, sems: tuple[str, ...], name: str) -> tuple[c.Expr, ...]:
@@ -115,7 +112,7 @@ def atomic_max_float32(ptr: Any, value: Any, *, positive_only: Any = True, loc: 
     caller's promise that values are not negative, under which the DSL uses a signed integer
     max of the bits; where the promise holds the results agree."""
     name = "cute.arch.atomic_max_float32"
-    _flag(positive_only, "positive_only", name)
+    flag(positive_only, "positive_only", name)
     return _rmw("arch::atomic_fmax", Float32, name, ptr, (("value", value),), ())
 
 
@@ -159,7 +156,7 @@ def warp_redux_sync(value: Any, kind: Any, mask_and_clamp: Any = 0xFFFFFFFF, *,
     current_kernel(name)
     tag = _choice(kind, "kind", REDUX_KINDS, name)
     x = number(value, "value", name)
-    flags = tuple(c.Lit("true" if _flag(f, p, name) else "false")
+    flags = tuple(c.Lit("true" if flag(f, p, name) else "false")
                   for f, p in ((abs, "abs"), (nan, "nan")))
     cxx = renamed_lane_function("arch::warp_redux_sync", name)
     call = c.Call(c.Id(cxx), (x.expr(),), (c.Type(tag), *flags))

@@ -32,7 +32,7 @@ from .experimental import (
     P,
     red_form_problem,
 )
-from .face_values import bind_pair, memory_address, static_value
+from .face_values import bind_pair, flag, memory_address, static_value
 from .lane_functions import renamed_lane_function
 
 _BY_CXX: dict[str, type[Numeric]] = {t.bbx_row.cxx: t for t in NUMERIC_TYPES
@@ -52,17 +52,6 @@ def _member(value: Any, param: str, enum: str, choices: Mapping[Any, Any], name:
                           f"{name}: {param}= must be a compile-time {enum} member, one of "
                           f"{names}", f"got {value!r}")
     return choices[key]
-
-
-def _flag(value: Any, param: str, name: str) -> bool:
-    """A keyword given as True / False / None (None: False)."""
-    value = static_value(value)
-    if value is None:
-        return False
-    if not isinstance(value, bool):
-        raise trace_error("bad-arguments", f"{name}: {param}= must be True or False",
-                          "the choice is made when the code is traced")
-    return value
 
 
 def _barrier_id(value: Any, name: str) -> c.Expr:
@@ -103,7 +92,7 @@ def shfl_sync(thread_mask: Any, val: Any, offset: Any, mask_and_clamp: Any, kind
     value = as_numeric(val)
     args = (value.expr(), as_numeric(offset).expr(),
             _call("arch::mask_and_clamp", (as_numeric(mask_and_clamp).expr(),)))
-    if _flag(return_value_and_is_valid, "return_value_and_is_valid", name):
+    if flag(return_value_and_is_valid, "return_value_and_is_valid", name):
         expr = _call("experimental::shfl_sync_and_valid", args,
                      (_tag(f"experimental::shfl_{mode}"),))
         return bind_pair(expr, type(value), Boolean, ("shfl", "shfl_ok"))
@@ -125,7 +114,7 @@ def redux_sync(val: Any, kind: Any, mask_and_clamp: Any, *, abs: Any = None,  # 
     current_kernel(name)
     which = _member(kind, "kind", "ReductionKind", REDUX, name)
     value = as_numeric(val)
-    flags = tuple(_bool_lit(_flag(f, p, name)) for f, p in ((abs, "abs"), (nan, "nan")))
+    flags = tuple(_bool_lit(flag(f, p, name)) for f, p in ((abs, "abs"), (nan, "nan")))
     expr = _call("experimental::redux_sync", (value.expr(),),
                  (c.Lit("experimental::reduction_kind::" + which), *flags))
     return type(value).run_time(expr)
@@ -284,11 +273,11 @@ def fmin(a: Any, b: Any, *, c: Any = None, ftz: Any = None, nan: Any = None,
     first = as_numeric(a)
     args = [first.expr(), as_numeric(b).expr()]
     if c is not None:
-        if _flag(abs, "abs", name):
+        if flag(abs, "abs", name):
             raise trace_error("bad-arguments", f"{name}: abs=True takes two operands, not c=",
                               "PTX min.xorsign.abs has no three-operand form")
         args.append(as_numeric(c).expr())
-    flags = tuple(_bool_lit(_flag(f, p, name))
+    flags = tuple(_bool_lit(flag(f, p, name))
                   for f, p in ((nan, "nan"), (abs, "abs"), (ftz, "ftz")))
     result = type(first) if first.is_float else Float32
     return result.run_time(_call("experimental::fmin", tuple(args), flags))
@@ -298,7 +287,7 @@ def fabs(value: Any, *, ftz: Any = None, results: Any = None) -> Numeric:
     first = as_numeric(value)
     result = type(first) if first.is_float else Float32
     return result.run_time(_call("experimental::fabs", (first.expr(),),
-                                 (_bool_lit(_flag(ftz, "ftz", "prims.fabs")),)))
+                                 (_bool_lit(flag(ftz, "ftz", "prims.fabs")),)))
 
 
 def print_runtime(fmt: Any, *args: Any) -> None:

@@ -1,6 +1,7 @@
 """Values shared by the trace faces of registry names (`arch_face`, `experimental_face`,
 `trace_face`): a pointer argument's C++ address, a C++ pair bound to two run-time numbers, a
-call whose value is declared where it happens, and a static option's Python value."""
+call whose value is declared where it happens, a static option's Python value and a static
+True/False keyword."""
 
 from __future__ import annotations
 
@@ -18,6 +19,17 @@ def static_value(value: Any) -> Any:
     """A Python value, or a static DSL number's value (a Constexpr argument)."""
     if isinstance(value, Numeric) and value.is_static:
         return value.value
+    return value
+
+
+def flag(value: Any, param: str, name: str) -> bool:
+    """A keyword given as True / False / None (None: False), known when the code is traced."""
+    value = static_value(value)
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise trace_error("bad-arguments", f"{name}: {param}= must be True or False",
+                          "the choice is made when the code is traced")
     return value
 
 
